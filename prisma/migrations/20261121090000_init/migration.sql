@@ -140,6 +140,7 @@ CREATE TABLE "FiTransaction" (
     "transactionTimeText" TEXT NOT NULL,
     "mode" TEXT NOT NULL,
     "sourceMode" TEXT,
+    "sourceType" TEXT,
     "narration" TEXT,
     "reference" TEXT,
     "valueDate" TEXT,
@@ -294,7 +295,7 @@ CREATE INDEX "Journey_consentId_idx" ON "Journey"("consentId");
 CREATE UNIQUE INDEX "FiDataSnapshot_linkedAccountId_version_key" ON "FiDataSnapshot"("linkedAccountId", "version");
 
 -- CreateIndex
-CREATE INDEX "FiTransaction_snapshotId_transactionTimestamp_txnId_idx" ON "FiTransaction"("snapshotId", "transactionTimestamp" DESC, "txnId" DESC);
+CREATE INDEX "FiTransaction_snapshotId_transactionTimestamp_txnId_seq_idx" ON "FiTransaction"("snapshotId", "transactionTimestamp" DESC, "txnId" DESC, "seq" DESC);
 
 -- CreateIndex
 CREATE UNIQUE INDEX "FiTransaction_snapshotId_seq_key" ON "FiTransaction"("snapshotId", "seq");

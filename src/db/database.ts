@@ -1,0 +1,109 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "../../generated/prisma/client.ts";
+
+export type DatabaseKind = "pglite" | "postgresql";
+
+/** Raw SQL on one connection (or, on PGlite, the only one). */
+export interface SqlSession {
+  /** One parameterised statement. */
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Several statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends SqlSession {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  /** Runs fn in a transaction on one connection; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** Runs fn on one dedicated connection, outside any transaction. */
+  session<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data directory, or "memory://" for a throw-away database. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+// PostgreSQL's own text forms for the types where JavaScript numbers or Dates would lose
+// information: money stays an exact string, int8 ids stay strings.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => value);
+
+function openPglite(dataDir: string): Database {
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  const sessionOf = (q: Pick<PGlite, "query" | "exec">): SqlSession => ({
+    async query<Row>(sql: string, params: unknown[] = []) {
+      return (await q.query<Row>(sql, params)).rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const own = sessionOf(client);
+  return {
+    kind: "pglite",
+    prisma: new PrismaClient({ adapter: new PrismaPGlite(client) }),
+    ...own,
+    transaction: (fn) => client.transaction((tx) => fn(sessionOf(tx))),
+    session: (fn) => fn(own),
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+function openPostgres(connectionString: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle client's network error must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const sessionOf = (q: pg.Pool | pg.PoolClient): SqlSession => ({
+    async query<Row>(sql: string, params: unknown[] = []) {
+      return (await q.query(sql, params)).rows as Row[];
+    },
+    async exec(sql: string) {
+      await q.query(sql);
+    },
+  });
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      return await fn(client);
+    } finally {
+      client.release();
+    }
+  };
+  return {
+    kind: "postgresql",
+    prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
+    ...sessionOf(pool),
+    transaction: (fn) =>
+      withClient(async (client) => {
+        await client.query("BEGIN");
+        try {
+          const result = await fn(sessionOf(client));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      }),
+    session: (fn) => withClient((client) => fn(sessionOf(client))),
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.dataDir ?? "memory://");
+}

@@ -1,0 +1,120 @@
+import type { Database, SqlSession } from "../database.ts";
+import type { AccountData } from "../../domain/fi-data/model.ts";
+
+export interface JourneyWrite {
+  id: string;
+  organisationId: string;
+  consentId: string;
+  configId: string;
+  source: string;
+}
+
+export interface SnapshotWrite {
+  linkedAccountId: string;
+  account: AccountData;
+  sourceFormat: string;
+}
+
+// A refresh keeps the snapshot it replaces, so that a client walking pages with a cursor can
+// finish on the data it started on; older ones are deleted.
+const RETAINED_SNAPSHOTS = 2;
+
+async function insertTransactions(session: SqlSession, snapshotId: string, account: AccountData): Promise<void> {
+  const rows = account.transactions;
+  if (rows.length === 0) return;
+  // One statement per account: the columns travel as arrays and unnest turns them into rows.
+  // (Arrays go as text[] and are cast per row: PGlite cannot send arrays of an enum type.)
+  await session.query(
+    `INSERT INTO "FiTransaction" ("snapshotId", seq, "txnId", type, amount, "currentBalance", "transactionTimestamp",
+        "transactionTimeText", mode, "sourceMode", "sourceType", narration, reference, "valueDate")
+     SELECT $1::uuid, t.seq, t.txn_id, t.type::"TransactionType", t.amount::numeric, t.balance::numeric, t.ts::timestamptz,
+        t.ts_text, t.mode, t.source_mode, t.source_type, t.narration, t.reference, t.value_date
+     FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+        $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+       AS t(seq, txn_id, type, amount, balance, ts, ts_text, mode, source_mode, source_type, narration, reference, value_date)`,
+    [
+      snapshotId,
+      rows.map((_, index) => index),
+      rows.map((row) => row.txnId),
+      rows.map((row) => row.type),
+      rows.map((row) => row.amount),
+      rows.map((row) => row.currentBalance),
+      rows.map((row) => row.transactionTimestamp),
+      rows.map((row) => row.transactionTimestamp),
+      rows.map((row) => row.mode),
+      rows.map((row) => row.sourceMode),
+      rows.map((row) => row.sourceType),
+      rows.map((row) => row.narration),
+      rows.map((row) => row.reference),
+      rows.map((row) => row.valueDate),
+    ],
+  );
+}
+
+async function replaceSnapshot(session: SqlSession, journeyId: string, write: SnapshotWrite): Promise<string> {
+  const { account } = write;
+  // Serialises refreshes of one account; readers are never blocked (they read the committed pointer).
+  await session.query(`SELECT id FROM "LinkedAccount" WHERE id = $1 FOR UPDATE`, [write.linkedAccountId]);
+  const [next] = await session.query<{ version: number }>(
+    `SELECT COALESCE(MAX(version), 0) + 1 AS version FROM "FiDataSnapshot" WHERE "linkedAccountId" = $1`,
+    [write.linkedAccountId],
+  );
+  const version = Number(next?.version ?? 1);
+  const [snapshot] = await session.query<{ id: string }>(
+    `INSERT INTO "FiDataSnapshot" ("linkedAccountId", "journeyId", version, "fiType", "maskedAccountNumber", balance, currency,
+        profile, summary, "transactionsStart", "transactionsEnd", "schemaVersion", "sourceFormat", "transactionCount")
+     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8::jsonb, $9::jsonb, $10, $11, $12, $13, $14) RETURNING id`,
+    [
+      write.linkedAccountId,
+      journeyId,
+      version,
+      account.fiType,
+      account.maskedAccountNumber,
+      account.balance,
+      account.currency,
+      JSON.stringify(account.profile),
+      JSON.stringify(account.summary),
+      account.transactionsStart,
+      account.transactionsEnd,
+      account.schemaVersion,
+      write.sourceFormat,
+      account.transactions.length,
+    ],
+  );
+  const snapshotId = (snapshot as { id: string }).id;
+  await insertTransactions(session, snapshotId, account);
+  await session.query(
+    `UPDATE "LinkedAccount" SET "currentSnapshotId" = $2, "maskedAccountNumber" = $3, "fiType" = $4 WHERE id = $1`,
+    [write.linkedAccountId, snapshotId, account.maskedAccountNumber, account.fiType],
+  );
+  await session.query(`DELETE FROM "FiDataSnapshot" WHERE "linkedAccountId" = $1 AND version <= $2`, [
+    write.linkedAccountId,
+    version - RETAINED_SNAPSHOTS,
+  ]);
+  return snapshotId;
+}
+
+export class FiDataRepository {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /**
+   * Records a completed journey and replaces the snapshot of each account, all in one
+   * transaction: readers see every account's old data or every account's new data.
+   */
+  storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[]): Promise<string[]> {
+    return this.#db.transaction(async (session) => {
+      await session.query(
+        `INSERT INTO "Journey" (id, "organisationId", "consentId", status, "configId", source, "completedAt")
+         VALUES ($1, $2, $3, 'COMPLETED', $4, $5, now())`,
+        [journey.id, journey.organisationId, journey.consentId, journey.configId, journey.source],
+      );
+      const ids: string[] = [];
+      for (const write of snapshots) ids.push(await replaceSnapshot(session, journey.id, write));
+      return ids;
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import type { AppContext } from "../context.ts";
+import type { operations } from "../../generated/api/admin.ts";
+import type { PathParams, RequestBody, ResponseBody } from "../http/types.ts";
+import type { ConsentTypeName } from "../domain/consents.ts";
+import { notImplemented } from "../domain/errors.ts";
+import type { Handler, HandlerMap } from "./handler.ts";
+
+type Op = operations;
+type Route<Name extends keyof Op> = {
+  Body: RequestBody<Op[Name]>;
+  Params: PathParams<Op[Name]>;
+};
+
+export function adminHandlers(ctx: AppContext) {
+  const { tenants, consents } = ctx;
+  return {
+    createOrganisation: (async (request, reply): Promise<ResponseBody<Op["createOrganisation"], 201>> => {
+      const organisation = await tenants.createOrganisation(request.body);
+      reply.code(201);
+      return { organisationId: organisation.organisationId, webhookSecret: organisation.webhookSecret };
+    }) satisfies Handler<Route<"createOrganisation">>,
+
+    getOrganisation: (async (request) => tenants.getOrganisation(request.params.organisationId)) satisfies Handler<
+      Route<"getOrganisation">
+    >,
+
+    updateOrganisation: (async (request) =>
+      tenants.updateOrganisation(request.params.organisationId, request.body)) satisfies Handler<Route<"updateOrganisation">>,
+
+    createApp: (async (request, reply): Promise<ResponseBody<Op["createApp"], 201>> => {
+      const created = await tenants.createApp({
+        organisationId: request.params.organisationId,
+        appIdentifier: request.body.appIdentifier,
+        clientId: request.body.client_id,
+        clientSecret: request.body.client_secret,
+      });
+      reply.code(201);
+      return created;
+    }) satisfies Handler<Route<"createApp">>,
+
+    createPfmConfig: (async (request, reply): Promise<ResponseBody<Op["createPfmConfig"], 201>> => {
+      const config = await tenants.createPfmConfig(request.params.organisationId, request.body.pfm_config_id);
+      reply.code(201);
+      return { pfm_config_id: config.pfmConfigId, organisationId: config.organisationId };
+    }) satisfies Handler<Route<"createPfmConfig">>,
+
+    createConsent: (async (request, reply) => {
+      const consent = await consents.create({ ...request.body, type: request.body.type as ConsentTypeName });
+      reply.code(201);
+      return consent;
+    }) satisfies Handler<Route<"createConsent">>,
+
+    getConsent: (async (request) => consents.get(request.params.consentID)) satisfies Handler<Route<"getConsent">>,
+
+    updateConsent: (async (request) => consents.changeState(request.params.consentID, request.body.state)) satisfies Handler<
+      Route<"updateConsent">
+    >,
+
+    createLink: (async (request, reply) => {
+      const link = await consents.link(request.params.consentID, request.body);
+      reply.code(201);
+      return link;
+    }) satisfies Handler<Route<"createLink">>,
+
+    ingestFiData: (async () => {
+      throw notImplemented("FI data ingestion");
+    }) satisfies Handler<Route<"ingestFiData">>,
+  } satisfies HandlerMap;
+}

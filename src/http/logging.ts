@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyServerOptions, RawRequestDefaultExpression } from "fastify";
+
+// Secrets and personal data that could reach a log line through headers or logged objects.
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers.client_secret",
+  "req.headers.cookie",
+  "*.client_secret",
+  "*.clientSecret",
+  "*.clientSecretHash",
+  "*.webhookSecret",
+  "*.password",
+  "*.pan",
+  "*.mobile_number",
+  "*.mobile",
+  "*.dob",
+  "*.email",
+  "*.session_token",
+  "*.privateJwk",
+];
+
+export function loggerOptions(level: string): FastifyServerOptions["logger"] {
+  if (level === "silent") return false;
+  return {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+  };
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a caller's x-request-id when it is a safe token, so that calls can be traced end to end. */
+export function requestId(request: RawRequestDefaultExpression): string {
+  const incoming = request.headers["x-request-id"];
+  return typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
