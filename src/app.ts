@@ -6,7 +6,7 @@ import { allHandlers } from "./handlers/index.ts";
 import { adminAuth, authKindOf, basicAuth, tenantAuth, type AuthKind } from "./http/auth.ts";
 import type { ErrorDialect } from "./http/error-bodies.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
-import { loggerOptions, requestId } from "./http/logging.ts";
+import { loggerOptions, requestId, type LogStream } from "./http/logging.ts";
 import { API_DOCUMENTS, loadDocument, type ApiDocumentName } from "./http/specs.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import "./http/types.ts";
@@ -27,10 +27,10 @@ function tlsOptions(ctx: AppContext): Partial<FastifyServerOptions> {
 }
 
 /** Builds the HTTP application: every operation of every OpenAPI document, routed by operationId. */
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(ctx: AppContext, options: { logStream?: LogStream } = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, options.logStream),
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,

@@ -55,7 +55,7 @@ function openPglite(dataDir: string): Database {
     transaction: (fn) => client.transaction((tx) => fn(sessionOf(tx))),
     session: (fn) => fn(own),
     async close() {
-      await client.close();
+      if (!client.closed) await client.close();
     },
   };
 }
@@ -98,7 +98,7 @@ function openPostgres(connectionString: string, poolSize: number): Database {
       }),
     session: (fn) => withClient((client) => fn(sessionOf(client))),
     async close() {
-      await pool.end();
+      if (!pool.ended) await pool.end();
     },
   };
 }

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyServerOptions, RawRequestDefaultExpression } from "fastify";
 
+/** Where JSON log lines go; standard output unless a test captures them. */
+export interface LogStream {
+  write(line: string): void;
+}
+
 // Secrets and personal data that could reach a log line through headers or logged objects.
 export const REDACTED_PATHS = [
   "req.headers.authorization",
@@ -20,11 +25,12 @@ export const REDACTED_PATHS = [
   "*.privateJwk",
 ];
 
-export function loggerOptions(level: string): FastifyServerOptions["logger"] {
+export function loggerOptions(level: string, stream?: LogStream): FastifyServerOptions["logger"] {
   if (level === "silent") return false;
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    ...(stream ? { stream } : {}),
   };
 }
 

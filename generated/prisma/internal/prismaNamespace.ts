@@ -1769,6 +1769,7 @@ export const FiTransactionScalarFieldEnum = {
   transactionTimeText: 'transactionTimeText',
   mode: 'mode',
   sourceMode: 'sourceMode',
+  sourceType: 'sourceType',
   narration: 'narration',
   reference: 'reference',
   valueDate: 'valueDate'

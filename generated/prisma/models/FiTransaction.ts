@@ -52,6 +52,7 @@ export type FiTransactionMinAggregateOutputType = {
   transactionTimeText: string | null
   mode: string | null
   sourceMode: string | null
+  sourceType: string | null
   narration: string | null
   reference: string | null
   valueDate: string | null
@@ -69,6 +70,7 @@ export type FiTransactionMaxAggregateOutputType = {
   transactionTimeText: string | null
   mode: string | null
   sourceMode: string | null
+  sourceType: string | null
   narration: string | null
   reference: string | null
   valueDate: string | null
@@ -86,6 +88,7 @@ export type FiTransactionCountAggregateOutputType = {
   transactionTimeText: number
   mode: number
   sourceMode: number
+  sourceType: number
   narration: number
   reference: number
   valueDate: number
@@ -119,6 +122,7 @@ export type FiTransactionMinAggregateInputType = {
   transactionTimeText?: true
   mode?: true
   sourceMode?: true
+  sourceType?: true
   narration?: true
   reference?: true
   valueDate?: true
@@ -136,6 +140,7 @@ export type FiTransactionMaxAggregateInputType = {
   transactionTimeText?: true
   mode?: true
   sourceMode?: true
+  sourceType?: true
   narration?: true
   reference?: true
   valueDate?: true
@@ -153,6 +158,7 @@ export type FiTransactionCountAggregateInputType = {
   transactionTimeText?: true
   mode?: true
   sourceMode?: true
+  sourceType?: true
   narration?: true
   reference?: true
   valueDate?: true
@@ -257,6 +263,7 @@ export type FiTransactionGroupByOutputType = {
   transactionTimeText: string
   mode: string
   sourceMode: string | null
+  sourceType: string | null
   narration: string | null
   reference: string | null
   valueDate: string | null
@@ -297,6 +304,7 @@ export type FiTransactionWhereInput = {
   transactionTimeText?: Prisma.StringFilter<"FiTransaction"> | string
   mode?: Prisma.StringFilter<"FiTransaction"> | string
   sourceMode?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
+  sourceType?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   narration?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   reference?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
@@ -315,6 +323,7 @@ export type FiTransactionOrderByWithRelationInput = {
   transactionTimeText?: Prisma.SortOrder
   mode?: Prisma.SortOrder
   sourceMode?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceType?: Prisma.SortOrderInput | Prisma.SortOrder
   narration?: Prisma.SortOrderInput | Prisma.SortOrder
   reference?: Prisma.SortOrderInput | Prisma.SortOrder
   valueDate?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -337,6 +346,7 @@ export type FiTransactionWhereUniqueInput = Prisma.AtLeast<{
   transactionTimeText?: Prisma.StringFilter<"FiTransaction"> | string
   mode?: Prisma.StringFilter<"FiTransaction"> | string
   sourceMode?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
+  sourceType?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   narration?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   reference?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
@@ -355,6 +365,7 @@ export type FiTransactionOrderByWithAggregationInput = {
   transactionTimeText?: Prisma.SortOrder
   mode?: Prisma.SortOrder
   sourceMode?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceType?: Prisma.SortOrderInput | Prisma.SortOrder
   narration?: Prisma.SortOrderInput | Prisma.SortOrder
   reference?: Prisma.SortOrderInput | Prisma.SortOrder
   valueDate?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -380,6 +391,7 @@ export type FiTransactionScalarWhereWithAggregatesInput = {
   transactionTimeText?: Prisma.StringWithAggregatesFilter<"FiTransaction"> | string
   mode?: Prisma.StringWithAggregatesFilter<"FiTransaction"> | string
   sourceMode?: Prisma.StringNullableWithAggregatesFilter<"FiTransaction"> | string | null
+  sourceType?: Prisma.StringNullableWithAggregatesFilter<"FiTransaction"> | string | null
   narration?: Prisma.StringNullableWithAggregatesFilter<"FiTransaction"> | string | null
   reference?: Prisma.StringNullableWithAggregatesFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableWithAggregatesFilter<"FiTransaction"> | string | null
@@ -396,6 +408,7 @@ export type FiTransactionCreateInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -414,6 +427,7 @@ export type FiTransactionUncheckedCreateInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -430,6 +444,7 @@ export type FiTransactionUpdateInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -448,6 +463,7 @@ export type FiTransactionUncheckedUpdateInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -465,6 +481,7 @@ export type FiTransactionCreateManyInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -481,6 +498,7 @@ export type FiTransactionUpdateManyMutationInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -498,6 +516,7 @@ export type FiTransactionUncheckedUpdateManyInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -530,6 +549,7 @@ export type FiTransactionCountOrderByAggregateInput = {
   transactionTimeText?: Prisma.SortOrder
   mode?: Prisma.SortOrder
   sourceMode?: Prisma.SortOrder
+  sourceType?: Prisma.SortOrder
   narration?: Prisma.SortOrder
   reference?: Prisma.SortOrder
   valueDate?: Prisma.SortOrder
@@ -554,6 +574,7 @@ export type FiTransactionMaxOrderByAggregateInput = {
   transactionTimeText?: Prisma.SortOrder
   mode?: Prisma.SortOrder
   sourceMode?: Prisma.SortOrder
+  sourceType?: Prisma.SortOrder
   narration?: Prisma.SortOrder
   reference?: Prisma.SortOrder
   valueDate?: Prisma.SortOrder
@@ -571,6 +592,7 @@ export type FiTransactionMinOrderByAggregateInput = {
   transactionTimeText?: Prisma.SortOrder
   mode?: Prisma.SortOrder
   sourceMode?: Prisma.SortOrder
+  sourceType?: Prisma.SortOrder
   narration?: Prisma.SortOrder
   reference?: Prisma.SortOrder
   valueDate?: Prisma.SortOrder
@@ -656,6 +678,7 @@ export type FiTransactionCreateWithoutSnapshotInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -672,6 +695,7 @@ export type FiTransactionUncheckedCreateWithoutSnapshotInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -718,6 +742,7 @@ export type FiTransactionScalarWhereInput = {
   transactionTimeText?: Prisma.StringFilter<"FiTransaction"> | string
   mode?: Prisma.StringFilter<"FiTransaction"> | string
   sourceMode?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
+  sourceType?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   narration?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   reference?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
@@ -734,6 +759,7 @@ export type FiTransactionCreateManySnapshotInput = {
   transactionTimeText: string
   mode: string
   sourceMode?: string | null
+  sourceType?: string | null
   narration?: string | null
   reference?: string | null
   valueDate?: string | null
@@ -750,6 +776,7 @@ export type FiTransactionUpdateWithoutSnapshotInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -766,6 +793,7 @@ export type FiTransactionUncheckedUpdateWithoutSnapshotInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -782,6 +810,7 @@ export type FiTransactionUncheckedUpdateManyWithoutSnapshotInput = {
   transactionTimeText?: Prisma.StringFieldUpdateOperationsInput | string
   mode?: Prisma.StringFieldUpdateOperationsInput | string
   sourceMode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   narration?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   valueDate?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -801,6 +830,7 @@ export type FiTransactionSelect<ExtArgs extends runtime.Types.Extensions.Interna
   transactionTimeText?: boolean
   mode?: boolean
   sourceMode?: boolean
+  sourceType?: boolean
   narration?: boolean
   reference?: boolean
   valueDate?: boolean
@@ -819,6 +849,7 @@ export type FiTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   transactionTimeText?: boolean
   mode?: boolean
   sourceMode?: boolean
+  sourceType?: boolean
   narration?: boolean
   reference?: boolean
   valueDate?: boolean
@@ -837,6 +868,7 @@ export type FiTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   transactionTimeText?: boolean
   mode?: boolean
   sourceMode?: boolean
+  sourceType?: boolean
   narration?: boolean
   reference?: boolean
   valueDate?: boolean
@@ -855,12 +887,13 @@ export type FiTransactionSelectScalar = {
   transactionTimeText?: boolean
   mode?: boolean
   sourceMode?: boolean
+  sourceType?: boolean
   narration?: boolean
   reference?: boolean
   valueDate?: boolean
 }
 
-export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "snapshotId" | "seq" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
+export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "snapshotId" | "seq" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "sourceType" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
 export type FiTransactionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   snapshot?: boolean | Prisma.FiDataSnapshotDefaultArgs<ExtArgs>
 }
@@ -888,6 +921,7 @@ export type $FiTransactionPayload<ExtArgs extends runtime.Types.Extensions.Inter
     transactionTimeText: string
     mode: string
     sourceMode: string | null
+    sourceType: string | null
     narration: string | null
     reference: string | null
     valueDate: string | null
@@ -1326,6 +1360,7 @@ export interface FiTransactionFieldRefs {
   readonly transactionTimeText: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly mode: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly sourceMode: Prisma.FieldRef<"FiTransaction", 'String'>
+  readonly sourceType: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly narration: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly reference: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly valueDate: Prisma.FieldRef<"FiTransaction", 'String'>
