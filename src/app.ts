@@ -9,6 +9,7 @@ import { installErrorHandling } from "./http/error-handler.ts";
 import { loggerOptions, requestId, type LogStream } from "./http/logging.ts";
 import { API_DOCUMENTS, loadDocument, type ApiDocumentName } from "./http/specs.ts";
 import { validatorCompiler } from "./http/validation.ts";
+import { rateLimitedRoute, registerRateLimit } from "./http/rate-limit.ts";
 import "./http/types.ts";
 
 const ERROR_DIALECTS: Record<string, ErrorDialect> = {
@@ -40,13 +41,20 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
 
   app.decorateRequest("tenant", null);
   app.decorateRequest("txnid", undefined);
-  // JSON operations take application/json only; anything else is 415, not a string body.
+  // JSON operations take application/json only; anything else is 415, not a string body. XML
+  // appears in the documents only as a response type: an XML request body is refused as well.
   app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("application/xml", (_request, _payload, done) => {
+    done(Object.assign(new Error("Unsupported Media Type"), { statusCode: 415, code: "FST_ERR_CTP_INVALID_MEDIA_TYPE" }), undefined);
+  });
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+
+  await registerRateLimit(app, config.redisUrl);
+  const limited = rateLimitedRoute(ctx.rateLimits);
 
   const handlers = allHandlers(ctx);
   const authHooks: Record<AuthKind, onRequestHookHandler[]> = {
@@ -72,7 +80,12 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
         return {
           handler,
           onRequest: authHooks[auth],
-          config: { errorDialect: ERROR_DIALECTS[operationId] ?? "standard", operationId },
+          config: {
+            errorDialect: ERROR_DIALECTS[operationId] ?? "standard",
+            operationId,
+            // The organisation's budget covers every operation its applications call with the four headers.
+            ...(auth === "tenant" ? { rateLimit: limited } : {}),
+          },
         };
       }) as unknown as FastifyOpenapiGlueOptions["operationResolver"],
     });

@@ -25,6 +25,8 @@ export interface Config {
   basePrefix: string;
   pfmPrefix: string;
   shutdownTimeoutMs: number;
+  jobs: { pollingIntervalSeconds: number };
+  webhooks: { retryDelaySeconds: number; retryDelayMaxSeconds: number; horizonSeconds: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -99,5 +101,12 @@ export function loadConfig(env: Env = process.env): Config {
     basePrefix: prefix(env, "BASE_PATH_PREFIX"),
     pfmPrefix: prefix(env, "PFM_PATH_PREFIX"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10000, 100, 600000),
+    jobs: { pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000 },
+    webhooks: {
+      retryDelaySeconds: integer(env, "WEBHOOK_RETRY_DELAY_SECONDS", 10, 1, 3600),
+      retryDelayMaxSeconds: integer(env, "WEBHOOK_RETRY_DELAY_MAX_SECONDS", 3600, 1, 86400),
+      horizonSeconds: integer(env, "WEBHOOK_RETRY_HORIZON_SECONDS", 86400, 1, 7 * 86400),
+      timeoutMs: integer(env, "WEBHOOK_TIMEOUT_MS", 10000, 100, 60000),
+    },
   };
 }

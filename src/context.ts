@@ -1,10 +1,16 @@
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { ConsentRepository } from "./db/repositories/consents.ts";
-import { FiDataRepository } from "./db/repositories/fi-data.ts";
+import { FiDataReader, FiDataRepository } from "./db/repositories/fi-data.ts";
 import { TenantRepository } from "./db/repositories/tenants.ts";
+import { WebhookRepository } from "./db/repositories/webhooks.ts";
+import { WebhookService } from "./domain/webhooks.ts";
+import { RateLimitPolicy } from "./domain/rate-limits.ts";
 import { ConsentService } from "./domain/consents.ts";
 import { IngestionService } from "./domain/fi-data/ingestion.ts";
+import { FiDataReadService } from "./domain/fi-data/reading.ts";
+import { accountFromRebit } from "./serialization/rebit.ts";
+import { parseRebitXml } from "./serialization/xml.ts";
 import { TenantService } from "./domain/tenants.ts";
 
 /** The services the handlers call; built once per application instance. */
@@ -14,6 +20,9 @@ export interface AppContext {
   tenants: TenantService;
   consents: ConsentService;
   ingestion: IngestionService;
+  fiDataReads: FiDataReadService;
+  webhooks: WebhookService;
+  rateLimits: RateLimitPolicy;
   lifecycle: { shuttingDown: boolean };
 }
 
@@ -21,12 +30,24 @@ export function createContext(config: Config, db: Database): AppContext {
   const tenantRepository = new TenantRepository(db.prisma);
   const consentRepository = new ConsentRepository(db.prisma);
   const fiDataRepository = new FiDataRepository(db);
+  const ingestion = new IngestionService(consentRepository, fiDataRepository, (account) =>
+    accountFromRebit(parseRebitXml(account.data), { fiType: account.fiType }),
+  );
+  const webhooks = new WebhookService(new WebhookRepository(db.prisma), {
+    ...config.webhooks,
+    pollingIntervalSeconds: config.jobs.pollingIntervalSeconds,
+  });
+  ingestion.setEvents(webhooks);
+  const tenants = new TenantService(tenantRepository);
   return {
     config,
     db,
-    tenants: new TenantService(tenantRepository),
+    tenants,
     consents: new ConsentService(consentRepository, tenantRepository),
-    ingestion: new IngestionService(consentRepository, fiDataRepository),
+    ingestion,
+    fiDataReads: new FiDataReadService(new FiDataReader(db), consentRepository, config.fiDataPageSize),
+    webhooks,
+    rateLimits: new RateLimitPolicy(tenants, config.rateLimit),
     lifecycle: { shuttingDown: false },
   };
 }

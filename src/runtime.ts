@@ -4,7 +4,9 @@ import type { Config } from "./config.ts";
 import { createContext, type AppContext } from "./context.ts";
 import { openDatabase, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrator.ts";
+import type { LogStream } from "./http/logging.ts";
 import { seedDemo } from "./domain/demo/seed.ts";
+import { startBoss } from "./jobs/boss.ts";
 
 export interface Service {
   app: FastifyInstance;
@@ -23,12 +25,15 @@ export function demoAsOf(now = new Date()): string {
  * Opens and migrates the database, seeds the demo tenant into an empty embedded database, and
  * builds the application. The same path serves `npm start` and the tests.
  */
-export async function startService(config: Config, options: { db?: Database } = {}): Promise<Service> {
+export async function startService(config: Config, options: { db?: Database; logStream?: LogStream } = {}): Promise<Service> {
   const db = options.db ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
   try {
     await migrate(db);
     const ctx = createContext(config, db);
-    const app = await buildApp(ctx);
+    const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : {});
+    boss = await startBoss(db, (error) => app.log.error({ err: error }, "job queue error"));
+    await ctx.webhooks.start(boss);
     if (config.seedDemoWhenEmpty && (await db.prisma.organisation.count()) === 0) {
       await seedDemo(ctx, { asOf: demoAsOf() });
       app.log.info("seeded the demo tenant into the empty database (see README: Demo data)");
@@ -42,10 +47,13 @@ export async function startService(config: Config, options: { db?: Database } = 
       async close() {
         ctx.lifecycle.shuttingDown = true;
         await app.close();
+        // Lets running jobs finish (a webhook attempt in flight is recorded), then stops polling.
+        await boss?.stop({ graceful: true, timeout: config.shutdownTimeoutMs, close: false });
         await db.close();
       },
     };
   } catch (error) {
+    await boss?.stop({ graceful: false, close: false }).catch(() => {});
     await db.close().catch(() => {});
     throw error;
   }

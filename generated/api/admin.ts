@@ -206,8 +206,90 @@ export interface paths {
          *     attribute names. Accepting it stores a new snapshot of each account atomically, completes
          *     the journey and emits one DATA_READY webhook per account. Nothing is stored when any
          *     account is refused.
+         *
+         *     Accepted documents: the ReBIT FI schemas `deposit` (savings and current accounts),
+         *     `term_deposit` and `recurring_deposit`, version 1.x and 2.x, as XML (namespaced or not) or as
+         *     JSON with the same element and attribute names (an `Account` object, or its content).
+         *     Modes outside the spec's list become `OTHERS` (`FT` takes NEFT/IMPS/RTGS/UPI from the
+         *     narration, `CARD_PAYMENT` becomes `CARD`); term and recurring deposit transaction types are
+         *     mapped to CREDIT (OPENING, INSTALLMENT, INTEREST) and DEBIT (TDS, CLOSING; OTHERS by the
+         *     balance movement). The FIP's own values are kept for the ReBIT form of the XML operation.
+         *
+         *     | status | errorCode | when |
+         *     |---|---|---|
+         *     | 400 | InvalidRequest | a field is missing or malformed; `errorMsg` names it, e.g. `accounts[0].data: Account.Transactions.Transaction[3].amount is required` |
+         *     | 400 | ConsentNotActive | the consent is not ACTIVE |
+         *     | 404 | NotFound | the consent does not exist |
+         *     | 409 | Conflict | the journeyID exists, or the consent is ONETIME and the account already has its snapshot |
          */
         post: operations["ingestFiData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organisations/{organisationId}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an organisation's webhook deliveries
+         * @description Newest first, with every attempt of each.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhook-deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's `webhook-id`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        /** Read a webhook delivery and its attempts */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhook-deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's `webhook-id`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a webhook again
+         * @description Sends the same event again (same `webhook-id` and body, a new timestamp and signature) to
+         *     the organisation's current webhook URL, with a fresh retry horizon. Works on delivered and
+         *     failed deliveries alike; its attempts are added to the delivery's record.
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -362,6 +444,40 @@ export interface components {
                 data: string | Record<string, never>;
             }[];
         };
+        /**
+         * @description PENDING (queued or being retried), DELIVERED (a 2xx was received), FAILED (given up, or no webhook URL).
+         * @enum {string}
+         */
+        DeliveryStatus: "PENDING" | "DELIVERED" | "FAILED";
+        WebhookDelivery: {
+            /** @description The `webhook-id` of the event. */
+            deliveryId: string;
+            organisationId: string;
+            /** @example DATA_READY */
+            eventType: string;
+            targetUrl: string;
+            status: components["schemas"]["DeliveryStatus"];
+            attemptCount: number;
+            lastResponseCode: number | null;
+            lastError: string | null;
+            /** @description The event body as sent. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            attempts: {
+                attemptNumber: number;
+                /** Format: date-time */
+                startedAt: string;
+                latencyMs: number;
+                responseCode: number | null;
+                error: string | null;
+                succeeded: boolean;
+            }[];
+        };
         FiDataIngested: {
             journeyID: string;
             accounts: {
@@ -470,19 +586,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `NotImplemented`: not available on this deployment yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
     };
     parameters: {
         OrganisationId: components["schemas"]["OrganisationIdValue"];
         ConsentId: string;
+        /** @description The delivery's `webhook-id`. */
+        DeliveryId: string;
     };
     requestBodies: never;
     headers: never;
@@ -816,7 +925,87 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["DeliveryStatus"];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's `webhook-id`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's `webhook-id`. */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is queued again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
 }

@@ -189,9 +189,75 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    DATA_READY: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DATA_READY — an account's data is available
+         * @description Sent to the organisation's webhook URL when data for a linkReferenceNumber has been
+         *     received (once per account per fetch, including every refresh of a PERIODIC consent). Call
+         *     Get FI Data for that account after it arrives.
+         *
+         *     **Signing** follows [Standard Webhooks](https://www.standardwebhooks.com): the headers
+         *     `webhook-id` (unique per event; the same on every retry of it, so receivers can
+         *     de-duplicate), `webhook-timestamp` (Unix seconds of this attempt) and
+         *     `webhook-signature` = `v1,` + Base64(HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")),
+         *     where the key is the Base64-decoded part of the organisation's secret after `whsec_`.
+         *     Reject a signature that does not verify or a timestamp more than 5 minutes away.
+         *
+         *     **Delivery**: answer any 2xx within 10 seconds to acknowledge. Network errors, timeouts, 5xx
+         *     and 429 are retried with exponential backoff and jitter until the retry horizon (24 hours by
+         *     default) has passed; other 4xx answers are not retried. Every attempt is recorded and can be
+         *     inspected and replayed through the operator API. Deliveries may arrive more than once and out
+         *     of order: use `webhook-id` and `timestamp`.
+         */
+        post: operations["dataReadyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "type": "DATA_READY",
+         *       "timestamp": "2026-11-21T09:30:00.000Z",
+         *       "data": {
+         *         "organisationId": "demo-org",
+         *         "consentID": "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f",
+         *         "journeyID": "jrn-demo-active-periodic",
+         *         "linkReferenceNumber": "0b8e4c1a-6c2f-4d8e-9a51-1f0e6a7b2c3d",
+         *         "fipId": "DEMO-FIP",
+         *         "fiType": "DEPOSIT"
+         *       }
+         *     }
+         */
+        DataReadyEvent: {
+            /** @constant */
+            type: "DATA_READY";
+            /** @description When the data was received. */
+            timestamp: components["schemas"]["Timestamp"];
+            data: {
+                organisationId: string;
+                /** Format: uuid */
+                consentID: string;
+                journeyID: string;
+                /** Format: uuid */
+                linkReferenceNumber: string;
+                fipId: string;
+                fiType: components["schemas"]["FiType"];
+            };
+        };
         /** @description Identifies the linked account to read. */
         FiDataRequest: {
             /**
@@ -229,7 +295,8 @@ export interface components {
          * @enum {string}
          */
         TransactionMode: "CASH" | "UPI" | "IMPS" | "NEFT" | "RTGS" | "CARD" | "ATM" | "CHEQUE" | "DEMAND_DRAFT" | "AUTO_DEBIT" | "INTEREST_CREDIT" | "NACH" | "ECS" | "REMITTANCE" | "OTHERS";
-        AccountFields: {
+        /** @description The linked account and its transactions. */
+        AccountData: {
             /**
              * Format: uuid
              * @description Equals the value sent in the request.
@@ -252,6 +319,9 @@ export interface components {
              * @example DEMO-FIP
              */
             fipId: string;
+            fiType: components["schemas"]["FiType"];
+            /** @description Transactions of the account, newest first (by transactionTimestamp, then txnId). */
+            fiData: components["schemas"]["Transaction"][];
         };
         /** @description One transaction of the account (JSON names). */
         Transaction: {
@@ -322,11 +392,7 @@ export interface components {
             status?: "success";
             /** @description Time the response was generated. */
             timestamp?: components["schemas"]["Timestamp"];
-            data: components["schemas"]["AccountFields"] & {
-                fiType: components["schemas"]["FiType"];
-                /** @description Transactions of the account, newest first (by transactionTimestamp, then txnId). */
-                fiData: components["schemas"]["Transaction"][];
-            };
+            data: components["schemas"]["AccountData"];
             /** @description Extension, present only on a limited page that has a successor: pass it as `cursor` with `limit=true&offset=true`. */
             nextCursor?: string;
         };
@@ -823,6 +889,14 @@ export interface components {
         Uuid: string;
     };
     responses: {
+        /** @description The data has not changed since the answer whose `ETag` was sent in `If-None-Match`. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description `InvalidRequest`: a parameter is malformed. */
         BadRequest: {
             headers: {
@@ -986,6 +1060,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description An `ETag` of an earlier answer; answered with 304 and no body while the data is unchanged. */
+        IfNoneMatch: string;
         /** @description When true, at most the platform page size (default 100) of transactions is returned, newest first. */
         Limit: boolean;
         /** @description When true, together with limit, the page starts where `cursor` says (the first page when no cursor is given). */
@@ -999,6 +1075,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description A weak validator of the account data in this answer (the data snapshot, the page and the
+         *     representation). Send it back as `If-None-Match` to get `304 Not Modified` while the data
+         *     has not changed. The `timestamp` of the body is not part of it.
+         * @example W/"3f0c9a6e1b2d4c55-p0-json"
+         */
+        ETag: string;
         /**
          * @description Requests allowed to this organisation in the current window.
          * @example 600
@@ -1039,7 +1122,10 @@ export interface operations {
                 /** @description Extension: the opaque `nextCursor` of the previous page. Used only with `limit=true&offset=true`. */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` of an earlier answer; answered with 304 and no body while the data is unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1056,12 +1142,14 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "x-request-id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FiDataResponse"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["FiDataBadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1079,6 +1167,8 @@ export interface operations {
                  * @example application/xml
                  */
                 Accept?: string;
+                /** @description An `ETag` of an earlier answer; answered with 304 and no body while the data is unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -1095,6 +1185,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1102,6 +1193,7 @@ export interface operations {
                     "application/json": components["schemas"]["FiDataXmlEnvelope"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["XmlBadRequest"];
             401: components["responses"]["XmlUnauthorized"];
             413: components["responses"]["XmlError"];
@@ -1286,6 +1378,35 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    dataReadyWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @example msg_2Hk3v9QpX7bJ1fT0aYc4 */
+                "webhook-id": string;
+                /** @example 1795250876 */
+                "webhook-timestamp": string;
+                /** @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -13,6 +13,8 @@ export interface SqlSession {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Several statements without parameters. */
   exec(sql: string): Promise<void>;
+  /** Several statements without parameters; the rows of the last one. */
+  execRows(sql: string): Promise<unknown[]>;
 }
 
 export interface Database extends SqlSession {
@@ -46,6 +48,9 @@ function openPglite(dataDir: string): Database {
     async exec(sql: string) {
       await q.exec(sql);
     },
+    async execRows(sql: string) {
+      return (await q.exec(sql)).at(-1)?.rows ?? [];
+    },
   });
   const own = sessionOf(client);
   return {
@@ -70,6 +75,10 @@ function openPostgres(connectionString: string, poolSize: number): Database {
     },
     async exec(sql: string) {
       await q.query(sql);
+    },
+    async execRows(sql: string) {
+      const result = (await q.query(sql)) as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(result) ? result.at(-1)?.rows : result.rows) ?? [];
     },
   });
   const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {

@@ -2,7 +2,6 @@ import type { AppContext } from "../context.ts";
 import type { operations } from "../../generated/api/admin.ts";
 import type { PathParams, RequestBody, ResponseBody } from "../http/types.ts";
 import type { ConsentTypeName } from "../domain/consents.ts";
-import { notImplemented } from "../domain/errors.ts";
 import type { Handler, HandlerMap } from "./handler.ts";
 
 type Op = operations;
@@ -24,8 +23,11 @@ export function adminHandlers(ctx: AppContext) {
       Route<"getOrganisation">
     >,
 
-    updateOrganisation: (async (request) =>
-      tenants.updateOrganisation(request.params.organisationId, request.body)) satisfies Handler<Route<"updateOrganisation">>,
+    updateOrganisation: (async (request) => {
+      const organisation = await tenants.updateOrganisation(request.params.organisationId, request.body);
+      ctx.rateLimits.forget(organisation.organisationId);
+      return organisation;
+    }) satisfies Handler<Route<"updateOrganisation">>,
 
     createApp: (async (request, reply): Promise<ResponseBody<Op["createApp"], 201>> => {
       const created = await tenants.createApp({
@@ -62,8 +64,13 @@ export function adminHandlers(ctx: AppContext) {
       return link;
     }) satisfies Handler<Route<"createLink">>,
 
-    ingestFiData: (async () => {
-      throw notImplemented("FI data ingestion");
+    ingestFiData: (async (request, reply): Promise<ResponseBody<Op["ingestFiData"], 201>> => {
+      const result = await ctx.ingestion.ingest(request.body);
+      reply.code(201);
+      return {
+        journeyID: result.journeyID,
+        accounts: result.accounts.map(({ linkReferenceNumber, transactions }) => ({ linkReferenceNumber, transactions })),
+      };
     }) satisfies Handler<Route<"ingestFiData">>,
   } satisfies HandlerMap;
 }

@@ -6,6 +6,7 @@ import { fiDataHandlers } from "./fi-data.ts";
 import type { HandlerMap } from "./handler.ts";
 import { operationsHandlers } from "./operations.ts";
 import { sdkHandlers } from "./sdk.ts";
+import { webhookHandlers } from "./webhooks.ts";
 
 /** Every operation's handler, keyed by operationId (one module per OpenAPI tag). */
 export function allHandlers(ctx: AppContext): HandlerMap {
@@ -15,6 +16,7 @@ export function allHandlers(ctx: AppContext): HandlerMap {
     ...analyticsHandlers(ctx),
     ...sdkHandlers(ctx),
     ...adminHandlers(ctx),
+    ...webhookHandlers(ctx),
     ...operationsHandlers(ctx),
   };
 }

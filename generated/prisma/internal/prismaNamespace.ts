@@ -1761,6 +1761,7 @@ export const FiTransactionScalarFieldEnum = {
   id: 'id',
   snapshotId: 'snapshotId',
   seq: 'seq',
+  position: 'position',
   txnId: 'txnId',
   type: 'type',
   amount: 'amount',

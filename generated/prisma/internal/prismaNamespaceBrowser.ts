@@ -191,6 +191,7 @@ export const FiTransactionScalarFieldEnum = {
   id: 'id',
   snapshotId: 'snapshotId',
   seq: 'seq',
+  position: 'position',
   txnId: 'txnId',
   type: 'type',
   amount: 'amount',

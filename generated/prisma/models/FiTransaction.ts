@@ -29,6 +29,7 @@ export type AggregateFiTransaction = {
 export type FiTransactionAvgAggregateOutputType = {
   id: number | null
   seq: number | null
+  position: number | null
   amount: runtime.Decimal | null
   currentBalance: runtime.Decimal | null
 }
@@ -36,6 +37,7 @@ export type FiTransactionAvgAggregateOutputType = {
 export type FiTransactionSumAggregateOutputType = {
   id: bigint | null
   seq: number | null
+  position: number | null
   amount: runtime.Decimal | null
   currentBalance: runtime.Decimal | null
 }
@@ -44,6 +46,7 @@ export type FiTransactionMinAggregateOutputType = {
   id: bigint | null
   snapshotId: string | null
   seq: number | null
+  position: number | null
   txnId: string | null
   type: $Enums.TransactionType | null
   amount: runtime.Decimal | null
@@ -62,6 +65,7 @@ export type FiTransactionMaxAggregateOutputType = {
   id: bigint | null
   snapshotId: string | null
   seq: number | null
+  position: number | null
   txnId: string | null
   type: $Enums.TransactionType | null
   amount: runtime.Decimal | null
@@ -80,6 +84,7 @@ export type FiTransactionCountAggregateOutputType = {
   id: number
   snapshotId: number
   seq: number
+  position: number
   txnId: number
   type: number
   amount: number
@@ -99,6 +104,7 @@ export type FiTransactionCountAggregateOutputType = {
 export type FiTransactionAvgAggregateInputType = {
   id?: true
   seq?: true
+  position?: true
   amount?: true
   currentBalance?: true
 }
@@ -106,6 +112,7 @@ export type FiTransactionAvgAggregateInputType = {
 export type FiTransactionSumAggregateInputType = {
   id?: true
   seq?: true
+  position?: true
   amount?: true
   currentBalance?: true
 }
@@ -114,6 +121,7 @@ export type FiTransactionMinAggregateInputType = {
   id?: true
   snapshotId?: true
   seq?: true
+  position?: true
   txnId?: true
   type?: true
   amount?: true
@@ -132,6 +140,7 @@ export type FiTransactionMaxAggregateInputType = {
   id?: true
   snapshotId?: true
   seq?: true
+  position?: true
   txnId?: true
   type?: true
   amount?: true
@@ -150,6 +159,7 @@ export type FiTransactionCountAggregateInputType = {
   id?: true
   snapshotId?: true
   seq?: true
+  position?: true
   txnId?: true
   type?: true
   amount?: true
@@ -255,6 +265,7 @@ export type FiTransactionGroupByOutputType = {
   id: bigint
   snapshotId: string
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal
@@ -296,6 +307,7 @@ export type FiTransactionWhereInput = {
   id?: Prisma.BigIntFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidFilter<"FiTransaction"> | string
   seq?: Prisma.IntFilter<"FiTransaction"> | number
+  position?: Prisma.IntFilter<"FiTransaction"> | number
   txnId?: Prisma.StringFilter<"FiTransaction"> | string
   type?: Prisma.EnumTransactionTypeFilter<"FiTransaction"> | $Enums.TransactionType
   amount?: Prisma.DecimalFilter<"FiTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -315,6 +327,7 @@ export type FiTransactionOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   txnId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -333,11 +346,13 @@ export type FiTransactionOrderByWithRelationInput = {
 export type FiTransactionWhereUniqueInput = Prisma.AtLeast<{
   id?: bigint | number
   snapshotId_seq?: Prisma.FiTransactionSnapshotIdSeqCompoundUniqueInput
+  snapshotId_position?: Prisma.FiTransactionSnapshotIdPositionCompoundUniqueInput
   AND?: Prisma.FiTransactionWhereInput | Prisma.FiTransactionWhereInput[]
   OR?: Prisma.FiTransactionWhereInput[]
   NOT?: Prisma.FiTransactionWhereInput | Prisma.FiTransactionWhereInput[]
   snapshotId?: Prisma.UuidFilter<"FiTransaction"> | string
   seq?: Prisma.IntFilter<"FiTransaction"> | number
+  position?: Prisma.IntFilter<"FiTransaction"> | number
   txnId?: Prisma.StringFilter<"FiTransaction"> | string
   type?: Prisma.EnumTransactionTypeFilter<"FiTransaction"> | $Enums.TransactionType
   amount?: Prisma.DecimalFilter<"FiTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -351,12 +366,13 @@ export type FiTransactionWhereUniqueInput = Prisma.AtLeast<{
   reference?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   snapshot?: Prisma.XOR<Prisma.FiDataSnapshotScalarRelationFilter, Prisma.FiDataSnapshotWhereInput>
-}, "id" | "snapshotId_seq">
+}, "id" | "snapshotId_seq" | "snapshotId_position">
 
 export type FiTransactionOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   txnId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -383,6 +399,7 @@ export type FiTransactionScalarWhereWithAggregatesInput = {
   id?: Prisma.BigIntWithAggregatesFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidWithAggregatesFilter<"FiTransaction"> | string
   seq?: Prisma.IntWithAggregatesFilter<"FiTransaction"> | number
+  position?: Prisma.IntWithAggregatesFilter<"FiTransaction"> | number
   txnId?: Prisma.StringWithAggregatesFilter<"FiTransaction"> | string
   type?: Prisma.EnumTransactionTypeWithAggregatesFilter<"FiTransaction"> | $Enums.TransactionType
   amount?: Prisma.DecimalWithAggregatesFilter<"FiTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -400,6 +417,7 @@ export type FiTransactionScalarWhereWithAggregatesInput = {
 export type FiTransactionCreateInput = {
   id?: bigint | number
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -419,6 +437,7 @@ export type FiTransactionUncheckedCreateInput = {
   id?: bigint | number
   snapshotId: string
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -436,6 +455,7 @@ export type FiTransactionUncheckedCreateInput = {
 export type FiTransactionUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -455,6 +475,7 @@ export type FiTransactionUncheckedUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   snapshotId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -473,6 +494,7 @@ export type FiTransactionCreateManyInput = {
   id?: bigint | number
   snapshotId: string
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -490,6 +512,7 @@ export type FiTransactionCreateManyInput = {
 export type FiTransactionUpdateManyMutationInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -508,6 +531,7 @@ export type FiTransactionUncheckedUpdateManyInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   snapshotId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -537,10 +561,16 @@ export type FiTransactionSnapshotIdSeqCompoundUniqueInput = {
   seq: number
 }
 
+export type FiTransactionSnapshotIdPositionCompoundUniqueInput = {
+  snapshotId: string
+  position: number
+}
+
 export type FiTransactionCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   txnId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -558,6 +588,7 @@ export type FiTransactionCountOrderByAggregateInput = {
 export type FiTransactionAvgOrderByAggregateInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   currentBalance?: Prisma.SortOrder
 }
@@ -566,6 +597,7 @@ export type FiTransactionMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   txnId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -584,6 +616,7 @@ export type FiTransactionMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   txnId?: Prisma.SortOrder
   type?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -601,6 +634,7 @@ export type FiTransactionMinOrderByAggregateInput = {
 export type FiTransactionSumOrderByAggregateInput = {
   id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
+  position?: Prisma.SortOrder
   amount?: Prisma.SortOrder
   currentBalance?: Prisma.SortOrder
 }
@@ -670,6 +704,7 @@ export type NullableDecimalFieldUpdateOperationsInput = {
 export type FiTransactionCreateWithoutSnapshotInput = {
   id?: bigint | number
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -687,6 +722,7 @@ export type FiTransactionCreateWithoutSnapshotInput = {
 export type FiTransactionUncheckedCreateWithoutSnapshotInput = {
   id?: bigint | number
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -734,6 +770,7 @@ export type FiTransactionScalarWhereInput = {
   id?: Prisma.BigIntFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidFilter<"FiTransaction"> | string
   seq?: Prisma.IntFilter<"FiTransaction"> | number
+  position?: Prisma.IntFilter<"FiTransaction"> | number
   txnId?: Prisma.StringFilter<"FiTransaction"> | string
   type?: Prisma.EnumTransactionTypeFilter<"FiTransaction"> | $Enums.TransactionType
   amount?: Prisma.DecimalFilter<"FiTransaction"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -751,6 +788,7 @@ export type FiTransactionScalarWhereInput = {
 export type FiTransactionCreateManySnapshotInput = {
   id?: bigint | number
   seq: number
+  position: number
   txnId: string
   type: $Enums.TransactionType
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -768,6 +806,7 @@ export type FiTransactionCreateManySnapshotInput = {
 export type FiTransactionUpdateWithoutSnapshotInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -785,6 +824,7 @@ export type FiTransactionUpdateWithoutSnapshotInput = {
 export type FiTransactionUncheckedUpdateWithoutSnapshotInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -802,6 +842,7 @@ export type FiTransactionUncheckedUpdateWithoutSnapshotInput = {
 export type FiTransactionUncheckedUpdateManyWithoutSnapshotInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
+  position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.EnumTransactionTypeFieldUpdateOperationsInput | $Enums.TransactionType
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -822,6 +863,7 @@ export type FiTransactionSelect<ExtArgs extends runtime.Types.Extensions.Interna
   id?: boolean
   snapshotId?: boolean
   seq?: boolean
+  position?: boolean
   txnId?: boolean
   type?: boolean
   amount?: boolean
@@ -841,6 +883,7 @@ export type FiTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   id?: boolean
   snapshotId?: boolean
   seq?: boolean
+  position?: boolean
   txnId?: boolean
   type?: boolean
   amount?: boolean
@@ -860,6 +903,7 @@ export type FiTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   id?: boolean
   snapshotId?: boolean
   seq?: boolean
+  position?: boolean
   txnId?: boolean
   type?: boolean
   amount?: boolean
@@ -879,6 +923,7 @@ export type FiTransactionSelectScalar = {
   id?: boolean
   snapshotId?: boolean
   seq?: boolean
+  position?: boolean
   txnId?: boolean
   type?: boolean
   amount?: boolean
@@ -893,7 +938,7 @@ export type FiTransactionSelectScalar = {
   valueDate?: boolean
 }
 
-export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "snapshotId" | "seq" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "sourceType" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
+export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "snapshotId" | "seq" | "position" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "sourceType" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
 export type FiTransactionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   snapshot?: boolean | Prisma.FiDataSnapshotDefaultArgs<ExtArgs>
 }
@@ -913,6 +958,7 @@ export type $FiTransactionPayload<ExtArgs extends runtime.Types.Extensions.Inter
     id: bigint
     snapshotId: string
     seq: number
+    position: number
     txnId: string
     type: $Enums.TransactionType
     amount: runtime.Decimal
@@ -1352,6 +1398,7 @@ export interface FiTransactionFieldRefs {
   readonly id: Prisma.FieldRef<"FiTransaction", 'BigInt'>
   readonly snapshotId: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly seq: Prisma.FieldRef<"FiTransaction", 'Int'>
+  readonly position: Prisma.FieldRef<"FiTransaction", 'Int'>
   readonly txnId: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly type: Prisma.FieldRef<"FiTransaction", 'TransactionType'>
   readonly amount: Prisma.FieldRef<"FiTransaction", 'Decimal'>

@@ -132,6 +132,7 @@ CREATE TABLE "FiTransaction" (
     "id" BIGSERIAL NOT NULL,
     "snapshotId" UUID NOT NULL,
     "seq" INTEGER NOT NULL,
+    "position" INTEGER NOT NULL,
     "txnId" TEXT NOT NULL,
     "type" "TransactionType" NOT NULL,
     "amount" DECIMAL NOT NULL,
@@ -295,10 +296,10 @@ CREATE INDEX "Journey_consentId_idx" ON "Journey"("consentId");
 CREATE UNIQUE INDEX "FiDataSnapshot_linkedAccountId_version_key" ON "FiDataSnapshot"("linkedAccountId", "version");
 
 -- CreateIndex
-CREATE INDEX "FiTransaction_snapshotId_transactionTimestamp_txnId_seq_idx" ON "FiTransaction"("snapshotId", "transactionTimestamp" DESC, "txnId" DESC, "seq" DESC);
+CREATE UNIQUE INDEX "FiTransaction_snapshotId_seq_key" ON "FiTransaction"("snapshotId", "seq");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "FiTransaction_snapshotId_seq_key" ON "FiTransaction"("snapshotId", "seq");
+CREATE UNIQUE INDEX "FiTransaction_snapshotId_position_key" ON "FiTransaction"("snapshotId", "position");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "AnalyticsConfig_organisationId_configId_key" ON "AnalyticsConfig"("organisationId", "configId");

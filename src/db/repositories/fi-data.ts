@@ -19,19 +19,30 @@ export interface SnapshotWrite {
 // finish on the data it started on; older ones are deleted.
 const RETAINED_SNAPSHOTS = 2;
 
+/** Positions in the answer's order: newest first by timestamp, then txnId, then source order. */
+export function answerPositions(transactions: AccountData["transactions"]): number[] {
+  const order = transactions
+    .map((row, seq) => ({ seq, time: Date.parse(row.transactionTimestamp), txnId: row.txnId }))
+    .sort((a, b) => b.time - a.time || (a.txnId < b.txnId ? 1 : a.txnId > b.txnId ? -1 : 0) || b.seq - a.seq);
+  const positions = new Array<number>(transactions.length);
+  order.forEach((entry, position) => (positions[entry.seq] = position));
+  return positions;
+}
+
 async function insertTransactions(session: SqlSession, snapshotId: string, account: AccountData): Promise<void> {
   const rows = account.transactions;
   if (rows.length === 0) return;
+  const positions = answerPositions(rows);
   // One statement per account: the columns travel as arrays and unnest turns them into rows.
   // (Arrays go as text[] and are cast per row: PGlite cannot send arrays of an enum type.)
   await session.query(
-    `INSERT INTO "FiTransaction" ("snapshotId", seq, "txnId", type, amount, "currentBalance", "transactionTimestamp",
+    `INSERT INTO "FiTransaction" ("snapshotId", seq, position, "txnId", type, amount, "currentBalance", "transactionTimestamp",
         "transactionTimeText", mode, "sourceMode", "sourceType", narration, reference, "valueDate")
-     SELECT $1::uuid, t.seq, t.txn_id, t.type::"TransactionType", t.amount::numeric, t.balance::numeric, t.ts::timestamptz,
+     SELECT $1::uuid, t.seq, t.position, t.txn_id, t.type::"TransactionType", t.amount::numeric, t.balance::numeric, t.ts::timestamptz,
         t.ts_text, t.mode, t.source_mode, t.source_type, t.narration, t.reference, t.value_date
-     FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+     FROM unnest($2::int[], $15::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
         $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-       AS t(seq, txn_id, type, amount, balance, ts, ts_text, mode, source_mode, source_type, narration, reference, value_date)`,
+       AS t(seq, position, txn_id, type, amount, balance, ts, ts_text, mode, source_mode, source_type, narration, reference, value_date)`,
     [
       snapshotId,
       rows.map((_, index) => index),
@@ -47,6 +58,7 @@ async function insertTransactions(session: SqlSession, snapshotId: string, accou
       rows.map((row) => row.narration),
       rows.map((row) => row.reference),
       rows.map((row) => row.valueDate),
+      positions,
     ],
   );
 }
@@ -105,7 +117,7 @@ export class FiDataRepository {
    * Records a completed journey and replaces the snapshot of each account, all in one
    * transaction: readers see every account's old data or every account's new data.
    */
-  storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[]): Promise<string[]> {
+  storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[], within?: (session: SqlSession) => Promise<void>): Promise<string[]> {
     return this.#db.transaction(async (session) => {
       await session.query(
         `INSERT INTO "Journey" (id, "organisationId", "consentId", status, "configId", source, "completedAt")
@@ -114,7 +126,108 @@ export class FiDataRepository {
       );
       const ids: string[] = [];
       for (const write of snapshots) ids.push(await replaceSnapshot(session, journey.id, write));
+      if (within) await within(session);
       return ids;
     });
+  }
+}
+
+/** What a read of one linked account needs to decide its answer, from one query. */
+export interface AccountHead {
+  consentState: string;
+  consentType: string;
+  linkedAccountId: string | null;
+  fipId: string | null;
+  fipName: string | null;
+  snapshotId: string | null;
+  fiType: string | null;
+  maskedAccountNumber: string | null;
+  balance: string | null;
+  transactionCount: number | null;
+}
+
+export interface SnapshotDetails {
+  id: string;
+  linkedAccountId: string;
+  fiType: string;
+  maskedAccountNumber: string;
+  balance: string;
+  profile: unknown;
+  summary: unknown;
+  schemaVersion: string;
+  transactionsStart: string | null;
+  transactionsEnd: string | null;
+}
+
+export interface StoredTransaction {
+  position: number;
+  txnId: string;
+  type: string;
+  amount: string;
+  currentBalance: string | null;
+  transactionTimestamp: string;
+  mode: string;
+  narration: string | null;
+  reference: string | null;
+  valueDate: string | null;
+  sourceMode: string | null;
+  sourceType: string | null;
+}
+
+const TRANSACTION_COLUMNS = `t.position, t."txnId", t.type::text AS type, t.amount::text AS amount,
+  t."currentBalance"::text AS "currentBalance", t."transactionTimeText" AS "transactionTimestamp", t.mode,
+  t.narration, t.reference, t."valueDate", t."sourceMode", t."sourceType"`;
+
+export class FiDataReader {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** The consent (only if it is the organisation's), the link under it, and its current snapshot. */
+  async head(organisationId: string, consentId: string, linkReferenceNumber: string): Promise<AccountHead | null> {
+    const rows = await this.#db.query<AccountHead>(
+      `SELECT c.state::text AS "consentState", c.type::text AS "consentType", la.id AS "linkedAccountId",
+              la."fipId", la."fipName", s.id AS "snapshotId", s."fiType", s."maskedAccountNumber",
+              s.balance::text AS balance, s."transactionCount"
+       FROM "Consent" c
+       LEFT JOIN "LinkedAccount" la ON la."consentId" = c.id AND la."linkReferenceNumber" = $3::uuid
+       LEFT JOIN "FiDataSnapshot" s ON s.id = la."currentSnapshotId"
+       WHERE c.id = $1::uuid AND c."organisationId" = $2`,
+      [consentId, organisationId, linkReferenceNumber],
+    );
+    return rows[0] ?? null;
+  }
+
+  async snapshot(snapshotId: string): Promise<SnapshotDetails | null> {
+    const rows = await this.#db.query<SnapshotDetails>(
+      `SELECT id, "linkedAccountId", "fiType", "maskedAccountNumber", balance::text AS balance, profile, summary,
+              "schemaVersion", "transactionsStart", "transactionsEnd"
+       FROM "FiDataSnapshot" WHERE id = $1::uuid`,
+      [snapshotId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Transactions of a snapshot in answer order, from position `after + 1`, at most `limit` of
+   * them. One statement, so it sees one consistent state: null when the snapshot is gone (a
+   * second refresh removed it), an empty array when it has no transactions there.
+   */
+  async transactions(snapshotId: string, options: { after?: number; limit?: number } = {}): Promise<StoredTransaction[] | null> {
+    const rows = await this.#db.query<StoredTransaction & { present: number }>(
+      `SELECT 1 AS present, x.* FROM "FiDataSnapshot" s
+       LEFT JOIN LATERAL (
+         SELECT ${TRANSACTION_COLUMNS} FROM "FiTransaction" t
+         WHERE t."snapshotId" = s.id AND t.position > $2
+         ORDER BY t.position
+         LIMIT $3
+       ) x ON true
+       WHERE s.id = $1::uuid`,
+      [snapshotId, options.after ?? -1, options.limit ?? null],
+    );
+    if (rows.length === 0) return null;
+    return rows[0]?.txnId == null ? [] : rows;
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ConsentRepository, LinkedAccountRecord } from "../../db/repositories/consents.ts";
+import type { SqlSession } from "../../db/database.ts";
 import type { FiDataRepository } from "../../db/repositories/fi-data.ts";
 import { isUniqueViolation } from "../../db/repositories/errors.ts";
 import { accountFromRebit } from "../../serialization/rebit.ts";
@@ -33,9 +34,9 @@ export interface IngestResult {
 /** Parses one account document; XML support is registered by the XML codec. */
 export type AccountParser = (account: IncomingAccount) => AccountData;
 
-export interface IngestionListener {
-  /** Called after the journey is committed. */
-  journeyStored(result: IngestResult, consentID: string): Promise<void>;
+/** Work that commits together with a stored journey (its events, for example). */
+export interface JourneyEvents {
+  recordDataReady(session: SqlSession, result: IngestResult, consentID: string): Promise<void>;
 }
 
 function parseJsonForm(account: IncomingAccount): AccountData {
@@ -58,7 +59,7 @@ export class IngestionService {
   readonly #consents: ConsentRepository;
   readonly #fiData: FiDataRepository;
   readonly #parsers: Record<IncomingAccount["format"], AccountParser>;
-  readonly #listeners: IngestionListener[] = [];
+  #events: JourneyEvents | undefined;
 
   constructor(consents: ConsentRepository, fiData: FiDataRepository, xmlParser?: AccountParser) {
     this.#consents = consents;
@@ -71,8 +72,9 @@ export class IngestionService {
     };
   }
 
-  onJourneyStored(listener: IngestionListener): void {
-    this.#listeners.push(listener);
+  /** DATA_READY events are recorded in the same transaction as the data they announce. */
+  setEvents(events: JourneyEvents): void {
+    this.#events = events;
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
@@ -97,19 +99,6 @@ export class IngestionService {
     });
 
     const journeyID = request.journeyID ?? `jrn-${randomUUID()}`;
-    try {
-      await this.#fiData.storeJourney(
-        { id: journeyID, organisationId: consent.organisationId, consentId: consent.id, configId: request.configId ?? "default", source: request.source ?? "admin" },
-        writes.map(({ link, account }, index) => ({
-          linkedAccountId: link.id,
-          account,
-          sourceFormat: request.accounts[index]?.format ?? "json",
-        })),
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Journey ${journeyID} already exists`);
-      throw error;
-    }
     const result: IngestResult = {
       journeyID,
       organisationId: consent.organisationId,
@@ -120,7 +109,21 @@ export class IngestionService {
         fiType: account.fiType,
       })),
     };
-    for (const listener of this.#listeners) await listener.journeyStored(result, consent.id);
+    const events = this.#events;
+    try {
+      await this.#fiData.storeJourney(
+        { id: journeyID, organisationId: consent.organisationId, consentId: consent.id, configId: request.configId ?? "default", source: request.source ?? "admin" },
+        writes.map(({ link, account }, index) => ({
+          linkedAccountId: link.id,
+          account,
+          sourceFormat: request.accounts[index]?.format ?? "json",
+        })),
+        events ? (session) => events.recordDataReady(session, result, consent.id) : undefined,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`Journey ${journeyID} already exists`);
+      throw error;
+    }
     return result;
   }
 
