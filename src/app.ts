@@ -53,7 +53,7 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
     reply.header("x-request-id", request.id);
   });
 
-  await registerRateLimit(app, config.redisUrl);
+  await registerRateLimit(app, config.redisUrl, config.rateLimit.namespace);
   const limited = rateLimitedRoute(ctx.rateLimits);
 
   const handlers = allHandlers(ctx);

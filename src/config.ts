@@ -20,7 +20,7 @@ export interface Config {
   bodyLimitBytes: number;
   fiDataPageSize: number;
   sdkTokenTtlSeconds: number;
-  rateLimit: { max: number; windowSeconds: number };
+  rateLimit: { max: number; windowSeconds: number; namespace: string };
   redisUrl: string | undefined;
   basePrefix: string;
   pfmPrefix: string;
@@ -96,6 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       max: integer(env, "RATE_LIMIT_MAX", 600, 1, 1_000_000),
       windowSeconds: integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400),
+      namespace: env.RATE_LIMIT_NAMESPACE?.trim() || "fiu-rate-limit:",
     },
     redisUrl: env.REDIS_URL?.trim() || undefined,
     basePrefix: prefix(env, "BASE_PATH_PREFIX"),

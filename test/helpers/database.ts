@@ -1,9 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.ts";
 
 export interface TestDatabase {
   db: Database;
+  /** A new connection to the same database (after the first was closed), as a restarted process would open. */
+  reopen(): Database;
   /** The connection string of this test's own PostgreSQL database, when on PostgreSQL. */
   url: string | undefined;
   drop(): Promise<void>;
@@ -13,11 +18,22 @@ export interface TestDatabase {
  * A database of the test's own: PGlite in memory by default; with DATABASE_URL, a new database
  * on that PostgreSQL server, dropped afterwards.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { persistent?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const db = openDatabase({ dataDir: "memory://" });
-    return { db, url: undefined, drop: () => db.close() };
+    const dataDir = options.persistent ? mkdtempSync(path.join(tmpdir(), "fiu-test-")) : "memory://";
+    let db = openDatabase({ dataDir });
+    return {
+      get db() {
+        return db;
+      },
+      url: undefined,
+      reopen: () => (db = openDatabase({ dataDir })),
+      async drop() {
+        await db.close();
+        if (options.persistent) rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `fiu_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -26,10 +42,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  let db = openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
   return {
-    db,
+    get db() {
+      return db;
+    },
     url: url.toString(),
+    reopen: () => (db = openDatabase({ databaseUrl: url.toString(), poolSize: 5 })),
     async drop() {
       await db.close().catch(() => {});
       const client = new pg.Client({ connectionString: serverUrl });

@@ -3,7 +3,7 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
 import { seedDemo, DEMO } from "../../src/domain/demo/seed.ts";
 import { startService } from "../../src/runtime.ts";
-import { createTestDatabase } from "./database.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 /** The demo data's "as of" date in tests, so that figures are reproducible. */
@@ -20,12 +20,16 @@ export interface TestService {
 
 export interface TestServiceOptions {
   env?: Record<string, string>;
+  /** An existing test database (for restart tests); a new one otherwise. */
+  database?: TestDatabase;
+  /** With `database`: open it anew, as a restarted process would. */
+  reopen?: boolean;
   /** Seeds the demo tenant (as of DEMO_AS_OF). */
   demo?: boolean;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     LOG_LEVEL: "silent",
     SEED_DEMO: "false",
@@ -33,7 +37,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const service = await startService(config, { db: database.db });
+  const service = await startService(config, { db: options.reopen ? database.reopen() : database.db });
   if (options.demo) await seedDemo(service.ctx, { asOf: DEMO_AS_OF });
   await service.app.ready();
   return {
@@ -42,7 +46,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     config,
     async close() {
       await service.close().catch(() => {});
-      await database.drop();
+      if (!options.database) await database.drop();
     },
     admin: (method, url, payload) =>
       service.app.inject({
