@@ -19,6 +19,7 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   fiDataPageSize: number;
+  fiDataCacheBytes: number;
   sdkTokenTtlSeconds: number;
   rateLimit: { max: number; windowSeconds: number; namespace: string };
   redisUrl: string | undefined;
@@ -92,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL?.trim() || "info",
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     fiDataPageSize: integer(env, "FI_DATA_PAGE_SIZE", 100, 1, 10000),
+    fiDataCacheBytes: integer(env, "FI_DATA_CACHE_MB", 64, 0, 4096) * 1024 * 1024,
     sdkTokenTtlSeconds: integer(env, "SDK_TOKEN_TTL_SECONDS", 900, 30, 86400),
     rateLimit: {
       max: integer(env, "RATE_LIMIT_MAX", 600, 1, 1_000_000),

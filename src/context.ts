@@ -9,6 +9,7 @@ import { RateLimitPolicy } from "./domain/rate-limits.ts";
 import { ConsentService } from "./domain/consents.ts";
 import { IngestionService } from "./domain/fi-data/ingestion.ts";
 import { FiDataReadService } from "./domain/fi-data/reading.ts";
+import { PageCache } from "./domain/fi-data/page-cache.ts";
 import { accountFromRebit } from "./serialization/rebit.ts";
 import { parseRebitXml } from "./serialization/xml.ts";
 import { TenantService } from "./domain/tenants.ts";
@@ -45,7 +46,7 @@ export function createContext(config: Config, db: Database): AppContext {
     tenants,
     consents: new ConsentService(consentRepository, tenantRepository),
     ingestion,
-    fiDataReads: new FiDataReadService(new FiDataReader(db), consentRepository, config.fiDataPageSize),
+    fiDataReads: new FiDataReadService(new FiDataReader(db), consentRepository, config.fiDataPageSize, new PageCache(config.fiDataCacheBytes)),
     webhooks,
     rateLimits: new RateLimitPolicy(tenants, config.rateLimit),
     lifecycle: { shuttingDown: false },

@@ -4,6 +4,7 @@ import type { AccountHead, FiDataReader, StoredTransaction } from "../../db/repo
 import type { AccountHeader } from "../../serialization/xml.ts";
 import { invalidRequest, ServiceError } from "../errors.ts";
 import type { AccountSummary, HolderProfile, RebitAccountType } from "./model.ts";
+import type { PageCache, RenderedParts } from "./page-cache.ts";
 
 export interface AccountRead {
   organisationId: string;
@@ -17,6 +18,23 @@ export interface PageRequest {
   /** Continue where `cursor` says (with limit). */
   offset: boolean;
   cursor?: string | undefined;
+}
+
+/** A rendered answer and its version; `parts` is null when the caller holds that version already. */
+export interface Rendered {
+  version: string;
+  parts: RenderedParts | null;
+}
+
+export interface PageLocation {
+  header: AccountHeader;
+  snapshotId: string;
+  /** The page starts after this answer position (-1: from the newest). */
+  after: number;
+  limit: number | undefined;
+  /** Whether a cursor pins the walk to its snapshot. */
+  pinned: boolean;
+  version: string;
 }
 
 export interface AccountPage {
@@ -38,7 +56,6 @@ export interface RebitAccountData {
   transactionsEnd: string | null;
   /** Oldest first. */
   transactions: StoredTransaction[];
-  version: string;
 }
 
 const REBIT_TYPES: Record<string, RebitAccountType> = {
@@ -69,6 +86,8 @@ function decodeCursor(text: string): Cursor {
   throw invalidRequest("cursor is not valid; use the nextCursor of the previous page");
 }
 
+const cursorExpired = () => invalidRequest("cursor has expired (the account's data was refreshed twice since); start again without a cursor");
+
 function version(...parts: Array<string | number>): string {
   return createHash("sha256").update(parts.join(":")).digest("base64url").slice(0, 22);
 }
@@ -89,11 +108,13 @@ export class FiDataReadService {
   readonly #reader: FiDataReader;
   readonly #consents: ConsentRepository;
   readonly #pageSize: number;
+  readonly #cache: PageCache;
 
-  constructor(reader: FiDataReader, consents: ConsentRepository, pageSize: number) {
+  constructor(reader: FiDataReader, consents: ConsentRepository, pageSize: number, cache: PageCache) {
     this.#reader = reader;
     this.#consents = consents;
     this.#pageSize = pageSize;
+    this.#cache = cache;
   }
 
   async #head(read: AccountRead): Promise<AccountHead & { linkedAccountId: string; snapshotId: string }> {
@@ -119,57 +140,104 @@ export class FiDataReadService {
     };
   }
 
-  /** One page (or all) of the account's transactions, newest first. */
-  async page(read: AccountRead, request: PageRequest): Promise<AccountPage> {
+  /**
+   * Where the requested page is: the snapshot (the current one, or the one a cursor walks), the
+   * range, and the version that identifies its content. One database read.
+   */
+  async locate(read: AccountRead, request: PageRequest): Promise<PageLocation> {
     if (request.cursor !== undefined && !(request.limit && request.offset)) {
       throw invalidRequest("cursor is used together with limit=true&offset=true");
     }
     const limit = request.limit ? this.#pageSize : undefined;
-    // A refresh may land between reading the head and the rows; a second one may even remove the
-    // snapshot the head named. Reading again then sees the newer snapshot.
+    const head = await this.#head(read);
+    let snapshotId = head.snapshotId;
+    let after = -1;
+    let header = this.#header(read, head, head as { fiType: string; maskedAccountNumber: string; balance: string });
+    if (request.cursor !== undefined) {
+      const cursor = decodeCursor(request.cursor);
+      after = cursor.position;
+      if (cursor.snapshotId !== snapshotId) {
+        // The walk stays on the snapshot it started on, while that snapshot is kept.
+        const pinned = await this.#reader.snapshot(cursor.snapshotId);
+        if (!pinned) throw cursorExpired();
+        if (pinned.linkedAccountId !== head.linkedAccountId) throw invalidRequest("cursor is not valid; use the nextCursor of the previous page");
+        snapshotId = pinned.id;
+        header = this.#header(read, head, pinned);
+      }
+    }
+    return {
+      header,
+      snapshotId,
+      after,
+      limit,
+      pinned: request.cursor !== undefined,
+      version: version(snapshotId, after, limit ?? "all", header.fipId, header.fipName),
+    };
+  }
+
+  /** The transactions of a located page; null when its snapshot was removed since it was located. */
+  async load(location: PageLocation): Promise<AccountPage | null> {
+    const { limit } = location;
+    const rows = await this.#reader.transactions(location.snapshotId, { after: location.after, ...(limit ? { limit: limit + 1 } : {}) });
+    if (rows === null) {
+      if (location.pinned) throw cursorExpired();
+      return null;
+    }
+    const more = limit !== undefined && rows.length > limit;
+    const transactions = more ? rows.slice(0, limit) : rows;
+    const last = transactions.at(-1);
+    return {
+      header: location.header,
+      transactions,
+      nextCursor: more && last ? encodeCursor({ snapshotId: location.snapshotId, position: last.position }) : undefined,
+      version: location.version,
+    };
+  }
+
+  /**
+   * The page in one representation, serialised by `render` once per data version and then served
+   * from the cache. `unchanged(version)` is asked first: when the caller holds that version
+   * already, nothing is loaded or rendered and `text` is null.
+   */
+  async renderPage(
+    read: AccountRead,
+    request: PageRequest,
+    representation: string,
+    render: (page: AccountPage) => RenderedParts,
+    unchanged: (version: string) => boolean,
+  ): Promise<Rendered> {
+    // A refresh may land between locating and loading; a second one may even remove the
+    // snapshot located. Locating again then finds the newer snapshot.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const head = await this.#head(read);
-      let snapshotId = head.snapshotId;
-      let after = -1;
-      let header = this.#header(read, head, head as { fiType: string; maskedAccountNumber: string; balance: string });
-      if (request.cursor !== undefined) {
-        const cursor = decodeCursor(request.cursor);
-        after = cursor.position;
-        if (cursor.snapshotId !== snapshotId) {
-          // The walk stays on the snapshot it started on, while that snapshot is kept.
-          const pinned = await this.#reader.snapshot(cursor.snapshotId);
-          if (!pinned) throw invalidRequest("cursor has expired (the account's data was refreshed twice since); start again without a cursor");
-          if (pinned.linkedAccountId !== head.linkedAccountId) throw invalidRequest("cursor is not valid; use the nextCursor of the previous page");
-          snapshotId = pinned.id;
-          header = this.#header(read, head, pinned);
-        }
-      }
-      const rows = await this.#reader.transactions(snapshotId, { after, ...(limit ? { limit: limit + 1 } : {}) });
-      if (rows === null) {
-        if (request.cursor !== undefined) throw invalidRequest("cursor has expired (the account's data was refreshed twice since); start again without a cursor");
-        continue;
-      }
-      const more = limit !== undefined && rows.length > limit;
-      const transactions = more ? rows.slice(0, limit) : rows;
-      const last = transactions.at(-1);
-      return {
-        header,
-        transactions,
-        nextCursor: more && last ? encodeCursor({ snapshotId, position: last.position }) : undefined,
-        version: version(snapshotId, after, limit ?? "all"),
-      };
+      const location = await this.locate(read, request);
+      const key = `${location.version}-${representation}`;
+      if (unchanged(key)) return { version: key, parts: null };
+      const cached = this.#cache.get(key);
+      if (cached !== undefined) return { version: key, parts: cached };
+      const page = await this.load(location);
+      if (!page) continue;
+      const parts = render(page);
+      this.#cache.set(key, parts);
+      return { version: key, parts };
     }
     throw new ServiceError(503, "ServiceUnavailable", "The account's data is being refreshed; retry shortly");
   }
 
-  /** Everything needed for the account's ReBIT Account document (the XML operation's second form). */
-  async rebitAccount(read: AccountRead): Promise<RebitAccountData> {
+  /**
+   * The account's ReBIT Account document (the XML operation's second form), rendered once per
+   * snapshot like pages are.
+   */
+  async renderRebitAccount(read: AccountRead, render: (account: RebitAccountData) => RenderedParts, unchanged: (version: string) => boolean): Promise<Rendered> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const head = await this.#head(read);
+      const key = `${version(head.snapshotId, "rebit", head.fipId ?? "", head.fipName ?? "")}-rebit`;
+      if (unchanged(key)) return { version: key, parts: null };
+      const cached = this.#cache.get(key);
+      if (cached !== undefined) return { version: key, parts: cached };
       const snapshot = await this.#reader.snapshot(head.snapshotId);
       const rows = snapshot ? await this.#reader.transactions(head.snapshotId) : null;
       if (!snapshot || rows === null) continue;
-      return {
+      const parts = render({
         header: this.#header(read, head, snapshot),
         rebitType: REBIT_TYPES[snapshot.fiType] ?? "deposit",
         schemaVersion: snapshot.schemaVersion,
@@ -178,8 +246,9 @@ export class FiDataReadService {
         transactionsStart: snapshot.transactionsStart,
         transactionsEnd: snapshot.transactionsEnd,
         transactions: rows.reverse(),
-        version: version(snapshot.id, "rebit"),
-      };
+      });
+      this.#cache.set(key, parts);
+      return { version: key, parts };
     }
     throw new ServiceError(503, "ServiceUnavailable", "The account's data is being refreshed; retry shortly");
   }
