@@ -44,6 +44,8 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
   // JSON operations take application/json only; anything else is 415, not a string body. XML
   // appears in the documents only as a response type: an XML request body is refused as well.
   app.removeContentTypeParser("text/plain");
+  // SDK Init with payload encryption: the body is a compact JWE, decrypted by the handler.
+  app.addContentTypeParser("application/jose", { parseAs: "string" }, (_request, body, done) => done(null, body));
   app.addContentTypeParser("application/xml", (_request, _payload, done) => {
     done(Object.assign(new Error("Unsupported Media Type"), { statusCode: 415, code: "FST_ERR_CTP_INVALID_MEDIA_TYPE" }), undefined);
   });
@@ -80,6 +82,8 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
         return {
           handler,
           onRequest: authHooks[auth],
+          // SDK Init answers invalid fields with its own codes, in its documented order.
+          ...(operationId === "sdkInit" ? { attachValidation: true } : {}),
           config: {
             errorDialect: ERROR_DIALECTS[operationId] ?? "standard",
             operationId,

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export interface TlsConfig {
@@ -27,6 +29,9 @@ export interface Config {
   pfmPrefix: string;
   shutdownTimeoutMs: number;
   jobs: { pollingIntervalSeconds: number };
+  /** Seals service private keys and users' PAN and mobile at rest; see keySecret() for the embedded default. */
+  keyEncryptionSecret: string | undefined;
+  sdk: { signingKeysFile: string | undefined; encryptionKeyFile: string | undefined; issuer: string };
   webhooks: { retryDelaySeconds: number; retryDelayMaxSeconds: number; horizonSeconds: number; timeoutMs: number };
 }
 
@@ -63,6 +68,20 @@ function prefix(env: Env, name: string): string {
 
 export const DEMO_ADMIN_TOKEN = "demo-admin-token";
 
+/**
+ * The key-encryption secret: configured, or on the embedded database generated once and kept
+ * beside it (DATA_DIR/key-encryption.secret, readable by the owner only).
+ */
+export function keySecret(config: Config): string {
+  if (config.keyEncryptionSecret) return config.keyEncryptionSecret;
+  const file = path.join(config.dataDir, "key-encryption.secret");
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
 /** Reads and validates the configuration; every variable is documented in the README. */
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
@@ -79,6 +98,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("ADMIN_TOKEN must be at least 16 characters");
   }
   const embedded = databaseUrl === undefined;
+  const keyEncryptionSecret = env.KEY_ENCRYPTION_SECRET?.trim() || undefined;
+  if (keyEncryptionSecret !== undefined && keyEncryptionSecret.length < 32) {
+    throw new ConfigError("KEY_ENCRYPTION_SECRET must be at least 32 characters");
+  }
+  if (!embedded && !keyEncryptionSecret) {
+    throw new ConfigError("KEY_ENCRYPTION_SECRET must be set (32 or more characters) with DATABASE_URL: it seals the SDK keys and users' PAN and mobile at rest");
+  }
   const adminToken = explicitAdminToken || (embedded ? DEMO_ADMIN_TOKEN : null);
 
   return {
@@ -105,6 +131,12 @@ export function loadConfig(env: Env = process.env): Config {
     pfmPrefix: prefix(env, "PFM_PATH_PREFIX"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10000, 100, 600000),
     jobs: { pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000 },
+    keyEncryptionSecret,
+    sdk: {
+      signingKeysFile: env.SDK_SIGNING_KEYS_FILE?.trim() || undefined,
+      encryptionKeyFile: env.SDK_ENCRYPTION_KEY_FILE?.trim() || undefined,
+      issuer: env.SDK_TOKEN_ISSUER?.trim() || "fiu-data-service",
+    },
     webhooks: {
       retryDelaySeconds: integer(env, "WEBHOOK_RETRY_DELAY_SECONDS", 10, 1, 3600),
       retryDelayMaxSeconds: integer(env, "WEBHOOK_RETRY_DELAY_MAX_SECONDS", 3600, 1, 86400),

@@ -1,4 +1,4 @@
-import type { Config } from "./config.ts";
+import { keySecret, type Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { ConsentRepository } from "./db/repositories/consents.ts";
 import { FiDataReader, FiDataRepository } from "./db/repositories/fi-data.ts";
@@ -6,6 +6,11 @@ import { TenantRepository } from "./db/repositories/tenants.ts";
 import { WebhookRepository } from "./db/repositories/webhooks.ts";
 import { WebhookService } from "./domain/webhooks.ts";
 import { RateLimitPolicy } from "./domain/rate-limits.ts";
+import { KeyRepository } from "./db/repositories/keys.ts";
+import { SdkSessionRepository } from "./db/repositories/sdk-sessions.ts";
+import { KeyService } from "./domain/sdk/keys.ts";
+import { Sealer } from "./domain/sdk/sealing.ts";
+import { SdkSessionService } from "./domain/sdk/sessions.ts";
 import { ConsentService } from "./domain/consents.ts";
 import { IngestionService } from "./domain/fi-data/ingestion.ts";
 import { FiDataReadService } from "./domain/fi-data/reading.ts";
@@ -24,6 +29,8 @@ export interface AppContext {
   fiDataReads: FiDataReadService;
   webhooks: WebhookService;
   rateLimits: RateLimitPolicy;
+  keys: KeyService;
+  sdk: SdkSessionService;
   lifecycle: { shuttingDown: boolean };
 }
 
@@ -40,6 +47,12 @@ export function createContext(config: Config, db: Database): AppContext {
   });
   ingestion.setEvents(webhooks);
   const tenants = new TenantService(tenantRepository);
+  const secret = keySecret(config);
+  const keys = new KeyService(new KeyRepository(db.prisma), new Sealer(secret, "service-keys"), config.sdk, config.sdkTokenTtlSeconds);
+  const sdk = new SdkSessionService(keys, tenants, new SdkSessionRepository(db), new Sealer(secret, "sdk-user-profiles"), {
+    tokenTtlSeconds: config.sdkTokenTtlSeconds,
+    issuer: config.sdk.issuer,
+  });
   return {
     config,
     db,
@@ -49,6 +62,8 @@ export function createContext(config: Config, db: Database): AppContext {
     fiDataReads: new FiDataReadService(new FiDataReader(db), consentRepository, config.fiDataPageSize, new PageCache(config.fiDataCacheBytes)),
     webhooks,
     rateLimits: new RateLimitPolicy(tenants, config.rateLimit),
+    keys,
+    sdk,
     lifecycle: { shuttingDown: false },
   };
 }

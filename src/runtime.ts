@@ -34,6 +34,7 @@ export async function startService(config: Config, options: { db?: Database; log
     const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : {});
     boss = await startBoss(db, (error) => app.log.error({ err: error }, "job queue error"));
     await ctx.webhooks.start(boss);
+    await ctx.keys.start();
     if (config.seedDemoWhenEmpty && (await db.prisma.organisation.count()) === 0) {
       await seedDemo(ctx, { asOf: demoAsOf() });
       app.log.info("seeded the demo tenant into the empty database (see README: Demo data)");
@@ -46,6 +47,7 @@ export async function startService(config: Config, options: { db?: Database; log
       ctx,
       async close() {
         ctx.lifecycle.shuttingDown = true;
+        ctx.keys.stop();
         await app.close();
         // Lets running jobs finish (a webhook attempt in flight is recorded), then stops polling.
         await boss?.stop({ graceful: true, timeout: config.shutdownTimeoutMs, close: false });

@@ -131,6 +131,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organisations/{organisationId}/pfm-configs/{pfmConfigId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                pfmConfigId: string;
+            };
+            cookie?: never;
+        };
+        /** Read a PFM configuration */
+        get: operations["getPfmConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn payload encryption on or off for a PFM configuration
+         * @description With encryption enabled, SDK Init requests for this configuration must be compact JWEs to
+         *     the service's encryption key, and answers are JWEs to `clientPublicJwk` (an EC P-256 public
+         *     key with a `kid`). Turning it on requires the key.
+         */
+        patch: operations["updatePfmConfig"];
+        trace?: never;
+    };
+    "/admin/v1/sdk-keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the key that signs SDK session tokens
+         * @description Generates a new ES256 key that signs every token from now on. The previous key signs
+         *     nothing new and stays published in `/.well-known/jwks.json` until the last token it
+         *     signed has expired. Other instances pick the new key up within a minute; until then they
+         *     keep signing with the previous one, which stays valid. Refused (409) when the signing
+         *     keys come from configuration (`SDK_SIGNING_KEYS_FILE`): rotate them there.
+         */
+        post: operations["rotateSdkSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/consents": {
         parameters: {
             query?: never;
@@ -378,6 +428,23 @@ export interface components {
         PfmConfig: {
             pfm_config_id: string;
             organisationId: string;
+            encryption: components["schemas"]["PayloadEncryption"];
+        };
+        PayloadEncryption: {
+            enabled: boolean;
+            /** @description The integration's EC P-256 public key (JWK with `kty`, `crv`, `x`, `y`, `kid`) that answers are encrypted to. */
+            clientPublicJwk: {
+                /** @constant */
+                kty: "EC";
+                /** @constant */
+                crv: "P-256";
+                x: string;
+                y: string;
+                kid: string;
+            } | null;
+        };
+        PfmConfigUpdate: {
+            encryption: components["schemas"]["PayloadEncryption"];
         };
         ConsentCreate: {
             /** Format: uuid */
@@ -785,6 +852,91 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getPfmConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                pfmConfigId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PfmConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePfmConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                pfmConfigId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PfmConfigUpdate"];
+            };
+        };
+        responses: {
+            /** @description The configuration as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PfmConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    rotateSdkSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key is active. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        kid: string;
+                        /** @description Keys that now sign nothing, with the time they leave the key set. */
+                        retired: {
+                            kid: string;
+                            /** Format: date-time */
+                            publishedUntil: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
         };
     };

@@ -32,6 +32,21 @@ export interface paths {
          *     | invalid_request | the body is not a JSON object, or user_profile is not an object |
          *
          *     When several fields are wrong, the first in the table's order is reported.
+         *
+         *     ## Payload encryption
+         *     When payload encryption is enabled for the PFM configuration (operator API), request and
+         *     response payloads are both encrypted, as compact JWE (RFC 7516) with `Content-Type:
+         *     application/jose`:
+         *
+         *     * **Request**: the JSON body above, encrypted with `alg: ECDH-ES+A256KW`, `enc: A256GCM` to
+         *       the service's encryption key, the key with `use: enc` in `/.well-known/jwks.json` (put its
+         *       `kid` in the JWE header).
+         *     * **Response**: the JSON answer (success or failure), encrypted the same way to the
+         *       integration's public key registered for the configuration (its `kid` is in the header).
+         *
+         *     A plain JSON request to a configuration that requires encryption is refused with
+         *     `invalid_request`; an encrypted request that cannot be decrypted is refused with
+         *     `invalid_request` in plain JSON (the service cannot know whom to encrypt to).
          */
         post: operations["sdkInit"];
         delete?: never;
@@ -67,6 +82,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A compact JWE: five base64url parts separated by dots (header, encrypted key, IV, ciphertext, tag).
+         * @example eyJhbGciOiJFQ0RILUVTK0EyNTZLVyIsImVuYyI6IkEyNTZHQ00iLCJraWQiOiJlbmMtMSJ9.cD8kQ2xJ3.Zx9aQ.kL2bw.aB1cQ
+         */
+        CompactJwe: string;
         SdkInitRequest: {
             /**
              * @description The client's own unique identifier of the user.
@@ -126,14 +146,14 @@ export interface components {
                 /** @example EC */
                 kty: string;
                 /** @example P-256 */
-                crv?: string;
-                x?: string;
-                y?: string;
+                crv: string;
+                x: string;
+                y: string;
                 kid: string;
                 /** @example ES256 */
-                alg?: string;
+                alg: string;
                 /** @enum {string} */
-                use?: "sig" | "enc";
+                use: "sig" | "enc";
             }[];
         };
     };
@@ -155,6 +175,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SdkInitRequest"];
+                "application/jose": components["schemas"]["CompactJwe"];
             };
         };
         responses: {
@@ -165,6 +186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SdkInitSuccess"];
+                    "application/jose": components["schemas"]["CompactJwe"];
                 };
             };
             /** @description The request is invalid; see the table above. */
@@ -173,6 +195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/jose": components["schemas"]["CompactJwe"];
                     "application/json": components["schemas"]["SdkFailure"];
                 };
             };
@@ -202,7 +225,7 @@ export interface operations {
                     "application/json": components["schemas"]["SdkFailure"];
                 };
             };
-            /** @description The Content-Type is not `application/json`. */
+            /** @description The Content-Type is not `application/json` or `application/jose`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -234,6 +257,8 @@ export interface operations {
             /** @description The key set. */
             200: {
                 headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {

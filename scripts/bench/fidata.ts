@@ -46,7 +46,7 @@ async function serve() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
 
-  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ADMIN_TOKEN: "bench-admin-token-000000", RATE_LIMIT_MAX: "1000000" });
+  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ADMIN_TOKEN: "bench-admin-token-000000", RATE_LIMIT_MAX: "1000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
   const db = openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 });
   const service = await startService(config, { db });
   const { ctx } = service;

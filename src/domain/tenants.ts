@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { OrganisationRecord, PfmConfigRecord, TenantRepository } from "../db/repositories/tenants.ts";
 import { isRecordMissing, isUniqueViolation } from "../db/repositories/errors.ts";
 import { CredentialCache, decoyVerify, generateSecret, hashSecret, verifySecret } from "./credentials.ts";
-import { conflict, notFound } from "./errors.ts";
+import { conflict, invalidRequest, notFound } from "./errors.ts";
 
 export interface RateLimitSetting {
   max: number;
@@ -138,6 +138,19 @@ export class TenantService {
 
   findPfmConfig(organisationId: string, pfmConfigId: string): Promise<PfmConfigRecord | null> {
     return this.#repo.findPfmConfig(organisationId, pfmConfigId);
+  }
+
+  async getPfmConfig(organisationId: string, pfmConfigId: string): Promise<PfmConfigRecord> {
+    const config = await this.#repo.findPfmConfig(organisationId, pfmConfigId);
+    if (!config) throw notFound(`PFM configuration ${pfmConfigId} of ${organisationId} does not exist`);
+    return config;
+  }
+
+  /** Payload encryption on (with the integration's public key) or off. */
+  async setPfmEncryption(organisationId: string, pfmConfigId: string, encryption: { enabled: boolean; clientPublicJwk: object | null }): Promise<PfmConfigRecord> {
+    if (encryption.enabled && !encryption.clientPublicJwk) throw invalidRequest("encryption.clientPublicJwk is required to enable encryption");
+    await this.getPfmConfig(organisationId, pfmConfigId);
+    return this.#repo.updatePfmConfig(organisationId, pfmConfigId, { encryptionEnabled: encryption.enabled, clientPublicJwk: encryption.clientPublicJwk });
   }
 
   /**

@@ -3,12 +3,21 @@ import type { operations } from "../../generated/api/admin.ts";
 import type { PathParams, RequestBody, ResponseBody } from "../http/types.ts";
 import type { ConsentTypeName } from "../domain/consents.ts";
 import type { Handler, HandlerMap } from "./handler.ts";
+import type { PfmConfigRecord } from "../db/repositories/tenants.ts";
 
 type Op = operations;
 type Route<Name extends keyof Op> = {
   Body: RequestBody<Op[Name]>;
   Params: PathParams<Op[Name]>;
 };
+
+function pfmConfigView(config: PfmConfigRecord): ResponseBody<Op["getPfmConfig"], 200> {
+  return {
+    pfm_config_id: config.pfmConfigId,
+    organisationId: config.organisationId,
+    encryption: { enabled: config.encryptionEnabled, clientPublicJwk: (config.clientPublicJwk ?? null) as ResponseBody<Op["getPfmConfig"], 200>["encryption"]["clientPublicJwk"] },
+  };
+}
 
 export function adminHandlers(ctx: AppContext) {
   const { tenants, consents } = ctx;
@@ -43,8 +52,25 @@ export function adminHandlers(ctx: AppContext) {
     createPfmConfig: (async (request, reply): Promise<ResponseBody<Op["createPfmConfig"], 201>> => {
       const config = await tenants.createPfmConfig(request.params.organisationId, request.body.pfm_config_id);
       reply.code(201);
-      return { pfm_config_id: config.pfmConfigId, organisationId: config.organisationId };
+      return pfmConfigView(config);
     }) satisfies Handler<Route<"createPfmConfig">>,
+
+    getPfmConfig: (async (request) => pfmConfigView(await tenants.getPfmConfig(request.params.organisationId, request.params.pfmConfigId))) satisfies Handler<
+      Route<"getPfmConfig">
+    >,
+
+    updatePfmConfig: (async (request) => {
+      const { organisationId, pfmConfigId } = request.params;
+      const config = await tenants.setPfmEncryption(organisationId, pfmConfigId, request.body.encryption);
+      ctx.sdk.forgetConfig(organisationId, pfmConfigId);
+      return pfmConfigView(config);
+    }) satisfies Handler<Route<"updatePfmConfig">>,
+
+    rotateSdkSigningKey: (async (_request, reply) => {
+      const rotated = await ctx.keys.rotate();
+      reply.code(201);
+      return rotated;
+    }) satisfies Handler<Route<"rotateSdkSigningKey">>,
 
     createConsent: (async (request, reply) => {
       const consent = await consents.create({ ...request.body, type: request.body.type as ConsentTypeName });

@@ -6,6 +6,8 @@ import { startService } from "../../src/runtime.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
+/** Tests never write a key-encryption secret file: they pass one. */
+export const TEST_KEY_SECRET = "test-key-encryption-secret-0123456789abcdef";
 /** The demo data's "as of" date in tests, so that figures are reproducible. */
 export const DEMO_AS_OF = "2026-10-31";
 
@@ -34,6 +36,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     LOG_LEVEL: "silent",
     SEED_DEMO: "false",
     ADMIN_TOKEN,
+    KEY_ENCRYPTION_SECRET: TEST_KEY_SECRET,
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });

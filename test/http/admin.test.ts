@@ -52,7 +52,7 @@ describe("operator API", () => {
     await service.admin("POST", "/admin/v1/organisations", { organisationId: "pfm-org", name: "P" });
     const created = await service.admin("POST", "/admin/v1/organisations/pfm-org/pfm-configs", { pfm_config_id: "wealth-pfm" });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ pfm_config_id: "wealth-pfm", organisationId: "pfm-org" });
+    expect(created.json()).toEqual({ pfm_config_id: "wealth-pfm", organisationId: "pfm-org", encryption: { enabled: false, clientPublicJwk: null } });
     expect((await service.admin("POST", "/admin/v1/organisations/pfm-org/pfm-configs", { pfm_config_id: "wealth-pfm" })).statusCode).toBe(409);
   });
 

@@ -3,7 +3,7 @@ import { buildApp } from "../../src/app.ts";
 import { createContext } from "../../src/context.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrate } from "../../src/db/migrator.ts";
-import { createTenant, startTestService, type TenantFixture, type TestService } from "../helpers/service.ts";
+import { createTenant, startTestService, TEST_KEY_SECRET, type TenantFixture, type TestService } from "../helpers/service.ts";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -104,7 +104,7 @@ describe("unexpected faults", () => {
     const lines: string[] = [];
     const db = openDatabase({ dataDir: "memory://" });
     await migrate(db);
-    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "info", ADMIN_TOKEN: "test-admin-token-0123456789" });
+    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "info", ADMIN_TOKEN: "test-admin-token-0123456789", KEY_ENCRYPTION_SECRET: TEST_KEY_SECRET });
     const ctx = createContext(config, db);
     const app = await buildApp(ctx, { logStream: { write: (line: string) => void lines.push(line) } });
     await db.close();
@@ -123,7 +123,7 @@ describe("unexpected faults", () => {
   it("make readiness answer 503 when the database is gone", async () => {
     const db = openDatabase({ dataDir: "memory://" });
     await migrate(db);
-    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "silent" });
+    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "silent", KEY_ENCRYPTION_SECRET: TEST_KEY_SECRET });
     const app = await buildApp(createContext(config, db));
     expect((await app.inject({ method: "GET", url: "/readyz" })).json()).toEqual({ status: "ok", database: "pglite" });
     await db.close();
@@ -138,7 +138,7 @@ describe("unexpected faults", () => {
     const lines: string[] = [];
     const db = openDatabase({ dataDir: "memory://" });
     await migrate(db);
-    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "debug", ADMIN_TOKEN: "test-admin-token-0123456789" });
+    const config = (await import("../../src/config.ts")).loadConfig({ LOG_LEVEL: "debug", ADMIN_TOKEN: "test-admin-token-0123456789", KEY_ENCRYPTION_SECRET: TEST_KEY_SECRET });
     const ctx = createContext(config, db);
     const app = await buildApp(ctx, { logStream: { write: (line: string) => void lines.push(line) } });
     const adminHeaders = { authorization: "Bearer test-admin-token-0123456789" };

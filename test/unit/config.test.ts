@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEMO_ADMIN_TOKEN, loadConfig } from "../../src/config.ts";
 
+const SECRET = "a-key-encryption-secret-of-32-chars!";
+
 describe("configuration", () => {
   it("defaults to the embedded database with the demo operator token and demo seeding", () => {
     const config = loadConfig({});
@@ -19,13 +21,13 @@ describe("configuration", () => {
   });
 
   it("turns the operator API off on PostgreSQL without ADMIN_TOKEN, and does not seed", () => {
-    const config = loadConfig({ DATABASE_URL: "postgresql://u@db:5432/fiu" });
+    const config = loadConfig({ DATABASE_URL: "postgresql://u@db:5432/fiu", KEY_ENCRYPTION_SECRET: SECRET });
     expect(config.adminToken).toBeNull();
     expect(config.seedDemoWhenEmpty).toBe(false);
   });
 
   it("takes an explicit ADMIN_TOKEN everywhere", () => {
-    expect(loadConfig({ DATABASE_URL: "postgresql://u@db/fiu", ADMIN_TOKEN: "a-long-operator-token" }).adminToken).toBe("a-long-operator-token");
+    expect(loadConfig({ DATABASE_URL: "postgresql://u@db/fiu", ADMIN_TOKEN: "a-long-operator-token", KEY_ENCRYPTION_SECRET: SECRET }).adminToken).toBe("a-long-operator-token");
   });
 
   it.each([
@@ -37,6 +39,8 @@ describe("configuration", () => {
     [{ SEED_DEMO: "maybe" }, /SEED_DEMO must be true or false/],
     [{ FI_DATA_PAGE_SIZE: "0" }, /FI_DATA_PAGE_SIZE/],
     [{ BASE_PATH_PREFIX: "no-slash" }, /BASE_PATH_PREFIX must be a path/],
+    [{ DATABASE_URL: "postgresql://u@db/fiu" }, /KEY_ENCRYPTION_SECRET must be set/],
+    [{ KEY_ENCRYPTION_SECRET: "too-short" }, /KEY_ENCRYPTION_SECRET must be at least 32 characters/],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

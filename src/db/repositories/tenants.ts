@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../../../generated/prisma/client.ts";
+import { Prisma, type PrismaClient } from "../../../generated/prisma/client.ts";
 
 export interface OrganisationRecord {
   id: string;
@@ -58,6 +58,13 @@ export class TenantRepository {
 
   createPfmConfig(data: { organisationId: string; pfmConfigId: string }): Promise<PfmConfigRecord> {
     return this.#prisma.pfmConfig.create({ data });
+  }
+
+  updatePfmConfig(organisationId: string, pfmConfigId: string, changes: { encryptionEnabled: boolean; clientPublicJwk: object | null }): Promise<PfmConfigRecord> {
+    return this.#prisma.pfmConfig.update({
+      where: { organisationId_pfmConfigId: { organisationId, pfmConfigId } },
+      data: { encryptionEnabled: changes.encryptionEnabled, clientPublicJwk: changes.clientPublicJwk ?? Prisma.DbNull },
+    });
   }
 
   findPfmConfig(organisationId: string, pfmConfigId: string): Promise<PfmConfigRecord | null> {
