@@ -6,7 +6,7 @@ import { allHandlers } from "./handlers/index.ts";
 import { adminAuth, authKindOf, basicAuth, tenantAuth, type AuthKind } from "./http/auth.ts";
 import type { ErrorDialect } from "./http/error-bodies.ts";
 import { installErrorHandling } from "./http/error-handler.ts";
-import { loggerOptions, requestId, type LogStream } from "./http/logging.ts";
+import { AccessLog, loggerOptions, requestId, type LogStream } from "./http/logging.ts";
 import { API_DOCUMENTS, loadDocument, type ApiDocumentName } from "./http/specs.ts";
 import { validatorCompiler } from "./http/validation.ts";
 import { rateLimitedRoute, registerRateLimit } from "./http/rate-limit.ts";
@@ -35,6 +35,7 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
     genReqId: requestId,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    logController: new AccessLog(),
     forceCloseConnections: "idle",
     ...tlsOptions(ctx),
   });
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+
 
   await registerRateLimit(app, config.redisUrl, config.rateLimit.namespace);
   const limited = rateLimitedRoute(ctx.rateLimits);

@@ -46,7 +46,7 @@ async function serve() {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
 
-  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ADMIN_TOKEN: "bench-admin-token-000000", RATE_LIMIT_MAX: "1000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
+  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ADMIN_TOKEN: "bench-admin-token-000000", RATE_LIMIT_MAX: "1000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
   const db = openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 });
   const service = await startService(config, { db });
   const { ctx } = service;
@@ -106,7 +106,8 @@ function drive(title: string, url: string, headers: Record<string, string>, body
 }
 
 async function main() {
-  const child = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv, stdio: "inherit" });
+  // The service logs as in production (one JSON line per request, to a discarded stdout).
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const ready = await new Promise<Ready>((resolve) => child.once("message", (message) => resolve(message as Ready)));
   const body = JSON.stringify(ready.body);
   const warm = (url: string, headers: Record<string, string>) => fetch(url, { method: "POST", headers, body });

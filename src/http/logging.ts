@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyServerOptions, RawRequestDefaultExpression } from "fastify";
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RawRequestDefaultExpression } from "fastify";
 
 /** Where JSON log lines go; standard output unless a test captures them. */
 export interface LogStream {
@@ -40,4 +40,25 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestId(request: RawRequestDefaultExpression): string {
   const incoming = request.headers["x-request-id"];
   return typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * One access-log line per request, when it is answered (Fastify writes two by default: on arrival
+ * and on completion). The URL is logged without bodies or headers; the organisation is added once
+ * authenticated.
+ */
+export class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      responseTimeMs: Math.round(reply.elapsedTime * 10) / 10,
+      organisationId: request.tenant?.organisationId,
+    };
+    if (error) reply.log.error({ ...line, err: error }, "request errored");
+    else reply.log.info(line, "request completed");
+  }
 }

@@ -19,17 +19,19 @@ interface Waiting {
 }
 
 const MAX_BATCH = 200;
+// Batches in flight at once: enough to keep several pool connections busy under a burst.
+const MAX_WRITERS = 4;
 
 /**
- * Session records, written with group commit: records that arrive while a write is in flight
- * go together in the next multi-row INSERT. Every caller is answered only once its record is
+ * Session records, written with group commit: records that arrive while writes are in flight
+ * go together in the next multi-row INSERT (at most MAX_WRITERS batches at a time). Every caller is answered only once its record is
  * committed, so nothing is acknowledged that could be lost, while a burst of SDK Inits costs a
  * few statements instead of one each.
  */
 export class SdkSessionRepository {
   readonly #db: Database;
   #queue: Waiting[] = [];
-  #writing = false;
+  #writers = 0;
 
   constructor(db: Database) {
     this.#db = db;
@@ -38,12 +40,12 @@ export class SdkSessionRepository {
   insert(row: SessionWrite): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ row, resolve, reject });
-      if (!this.#writing) void this.#drain();
+      if (this.#writers < MAX_WRITERS) void this.#drain();
     });
   }
 
   async #drain(): Promise<void> {
-    this.#writing = true;
+    this.#writers++;
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_BATCH);
       try {
@@ -53,7 +55,7 @@ export class SdkSessionRepository {
         for (const waiting of batch) waiting.reject(error);
       }
     }
-    this.#writing = false;
+    this.#writers--;
   }
 
   async #write(rows: SessionWrite[]): Promise<void> {

@@ -1,0 +1,109 @@
+/**
+ * SDK Init throughput beside a bare Fastify route, in the same run.
+ *
+ *   baseline  a bare Fastify route answering a constant {status, session_token} body
+ *   sdk-init  POST /pfm/sdk/init with Basic credentials: authentication, validation, the PFM
+ *             configuration, an ES256 token and a session record committed to the database
+ *
+ *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:sdk [-- --seconds 10]
+ *
+ * 50 connections; servers in a child process (logging as in production, to /dev/null),
+ * autocannon in this one.
+ */
+import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import pg from "pg";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/database.ts";
+import { startService } from "../../src/runtime.ts";
+
+const serverUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const seconds = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 10;
+const CONNECTIONS = 50;
+
+interface Ready {
+  servicePort: number;
+  baselinePort: number;
+  authorization: string;
+}
+
+async function serve() {
+  const name = `fiu_bench_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: "info", ADMIN_TOKEN: "bench-admin-token-000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
+  const service = await startService(config, { db: openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 }) });
+  await service.ctx.tenants.createOrganisation({ organisationId: "bench-org", name: "Bench" });
+  const app = await service.ctx.tenants.createApp({ organisationId: "bench-org", appIdentifier: "bench-app" });
+  await service.ctx.tenants.createPfmConfig("bench-org", "bench-pfm");
+  await service.app.listen({ host: "127.0.0.1", port: 0 });
+
+  const baseline = Fastify();
+  baseline.post("/pfm/sdk/init", async () => ({ status: "SUCCESS", session_token: "eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl" }));
+  await baseline.listen({ host: "127.0.0.1", port: 0 });
+
+  process.send?.({
+    servicePort: (service.app.server.address() as { port: number }).port,
+    baselinePort: (baseline.server.address() as { port: number }).port,
+    authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`,
+  } satisfies Ready);
+  process.once("message", async () => {
+    await baseline.close();
+    await service.close();
+    const cleanup = new pg.Client({ connectionString: serverUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await cleanup.end();
+    process.exit(0);
+  });
+}
+
+function drive(url: string, headers: Record<string, string>) {
+  let user = 0;
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        method: "POST",
+        headers,
+        connections: CONNECTIONS,
+        duration: seconds,
+        // A different user on every request, as an integrator's backend would send.
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ reference_id: `user-${++user}`, pfm_config_id: "bench-pfm", user_profile: { mobile_number: "9876543210", name: "Asha Verma", dob: "14-08-1990", pan: "ABCPV1234K" } }) }) }],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function main() {
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], { execArgv: process.execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const ready = await new Promise<Ready>((resolve) => child.once("message", (message) => resolve(message as Ready)));
+  const headers = { "content-type": "application/json", authorization: ready.authorization };
+  const baselineUrl = `http://127.0.0.1:${ready.baselinePort}/pfm/sdk/init`;
+  const serviceUrl = `http://127.0.0.1:${ready.servicePort}/pfm/sdk/init`;
+  const check = await fetch(serviceUrl, { method: "POST", headers, body: JSON.stringify({ reference_id: "warm", pfm_config_id: "bench-pfm", user_profile: { mobile_number: "9876543210", pan: "ABCPV1234K" } }) });
+  if (check.status !== 200) throw new Error(`SDK Init answered ${check.status}: ${await check.text()}`);
+  await drive(baselineUrl, headers);
+  const baseline = await drive(baselineUrl, headers);
+  const sdk = await drive(serviceUrl, headers);
+  child.send("stop");
+  await new Promise((resolve) => child.once("exit", resolve));
+  console.log(`\nSDK Init, PostgreSQL, ${CONNECTIONS} connections, ${seconds} s each`);
+  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), node ${process.version}\n`);
+  console.log("target                          req/s    p50 ms  p99 ms  errors  ratio");
+  for (const [name, result] of [["baseline (bare Fastify route)", baseline], ["POST /pfm/sdk/init", sdk]] as const) {
+    console.log(`${name.padEnd(30)} ${result.requests.average.toFixed(0).padStart(6)}  ${String(result.latency.p50).padStart(6)}  ${String(result.latency.p99).padStart(6)}  ${String(result.errors + result.non2xx).padStart(6)}  ${(result.requests.average / baseline.requests.average).toFixed(2)}x`);
+  }
+}
+
+if (process.argv.includes("--serve")) await serve();
+else await main();
