@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from "fastify";
+import multipart from "@fastify/multipart";
 import openapiGlue, { type FastifyOpenapiGlueOptions } from "fastify-openapi-glue";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AppContext } from "./context.ts";
 import { allHandlers } from "./handlers/index.ts";
@@ -57,10 +59,16 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
   });
 
 
+  // Multipart bodies stream through the bulk upload handler; limits are set per request there.
+  await app.register(multipart, { throwFileSizeLimit: true });
   await registerRateLimit(app, config.redisUrl, config.rateLimit.namespace);
   const limited = rateLimitedRoute(ctx.rateLimits);
 
   const handlers = allHandlers(ctx);
+  // Every bulk upload answer, errors included, carries a txnid unique to the call.
+  const assignTxnid: onRequestHookHandler = async (request) => {
+    request.txnid = randomUUID();
+  };
   const authHooks: Record<AuthKind, onRequestHookHandler[]> = {
     tenant: [tenantAuth(ctx.tenants)],
     basic: [basicAuth(ctx.tenants)],
@@ -81,9 +89,12 @@ export async function buildApp(ctx: AppContext, options: { logStream?: LogStream
         if (!handler) throw new Error(`operation ${operationId} of ${name}.yaml has no handler`);
         const operation = document.paths[openapiPath]?.[method.toLowerCase()];
         const auth = authKindOf(operation?.security ?? document.security);
+        const upload = operationId === "scheduleBulkFiRequests";
         return {
           handler,
-          onRequest: authHooks[auth],
+          onRequest: upload ? [assignTxnid, ...authHooks[auth]] : authHooks[auth],
+          // The upload streams its multipart body itself; there is no parsed body to validate.
+          ...(upload ? { schema: undefined } : {}),
           // SDK Init answers invalid fields with its own codes, in its documented order.
           ...(operationId === "sdkInit" ? { attachValidation: true } : {}),
           config: {

@@ -29,6 +29,7 @@ export interface Config {
   pfmPrefix: string;
   shutdownTimeoutMs: number;
   jobs: { pollingIntervalSeconds: number };
+  bulk: { chunkSize: number; concurrency: number; heartbeatSeconds: number; defaultRangeMonths: number };
   /** Seals service private keys and users' PAN and mobile at rest; see keySecret() for the embedded default. */
   keyEncryptionSecret: string | undefined;
   sdk: { signingKeysFile: string | undefined; encryptionKeyFile: string | undefined; issuer: string };
@@ -131,6 +132,12 @@ export function loadConfig(env: Env = process.env): Config {
     pfmPrefix: prefix(env, "PFM_PATH_PREFIX"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10000, 100, 600000),
     jobs: { pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000 },
+    bulk: {
+      chunkSize: integer(env, "BULK_CHUNK_SIZE", 200, 1, 10000),
+      concurrency: integer(env, "BULK_CONCURRENCY", 8, 1, 64),
+      heartbeatSeconds: integer(env, "BULK_HEARTBEAT_SECONDS", 30, 10, 3600),
+      defaultRangeMonths: integer(env, "BULK_DEFAULT_RANGE_MONTHS", 12, 1, 120),
+    },
     keyEncryptionSecret,
     sdk: {
       signingKeysFile: env.SDK_SIGNING_KEYS_FILE?.trim() || undefined,

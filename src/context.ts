@@ -11,6 +11,10 @@ import { SdkSessionRepository } from "./db/repositories/sdk-sessions.ts";
 import { KeyService } from "./domain/sdk/keys.ts";
 import { Sealer } from "./domain/sdk/sealing.ts";
 import { SdkSessionService } from "./domain/sdk/sessions.ts";
+import { BulkRepository } from "./db/repositories/bulk.ts";
+import { BulkService } from "./domain/bulk/service.ts";
+import { BulkProcessor } from "./domain/bulk/processor.ts";
+import { SimulatedAa } from "./aa/simulator.ts";
 import { ConsentService } from "./domain/consents.ts";
 import { IngestionService } from "./domain/fi-data/ingestion.ts";
 import { FiDataReadService } from "./domain/fi-data/reading.ts";
@@ -31,6 +35,8 @@ export interface AppContext {
   rateLimits: RateLimitPolicy;
   keys: KeyService;
   sdk: SdkSessionService;
+  bulk: BulkService;
+  bulkProcessor: BulkProcessor;
   lifecycle: { shuttingDown: boolean };
 }
 
@@ -53,6 +59,7 @@ export function createContext(config: Config, db: Database): AppContext {
     tokenTtlSeconds: config.sdkTokenTtlSeconds,
     issuer: config.sdk.issuer,
   });
+  const bulkRepository = new BulkRepository(db);
   return {
     config,
     db,
@@ -64,6 +71,11 @@ export function createContext(config: Config, db: Database): AppContext {
     rateLimits: new RateLimitPolicy(tenants, config.rateLimit),
     keys,
     sdk,
+    bulk: new BulkService(bulkRepository),
+    bulkProcessor: new BulkProcessor(bulkRepository, consentRepository, new SimulatedAa(), ingestion, {
+      ...config.bulk,
+      pollingIntervalSeconds: config.jobs.pollingIntervalSeconds,
+    }),
     lifecycle: { shuttingDown: false },
   };
 }

@@ -35,6 +35,8 @@ export async function startService(config: Config, options: { db?: Database; log
     boss = await startBoss(db, (error) => app.log.error({ err: error }, "job queue error"));
     await ctx.webhooks.start(boss);
     await ctx.keys.start();
+    ctx.bulk.attach(boss);
+    await ctx.bulkProcessor.start(boss);
     if (config.seedDemoWhenEmpty && (await db.prisma.organisation.count()) === 0) {
       await seedDemo(ctx, { asOf: demoAsOf() });
       app.log.info("seeded the demo tenant into the empty database (see README: Demo data)");

@@ -42,6 +42,14 @@ export class ConsentRepository {
     });
   }
 
+  /** The organisation's consents among these ids, with their links (others are simply absent). */
+  findManyWithLinks(ids: string[], organisationId: string): Promise<ConsentWithLinks[]> {
+    return this.#prisma.consent.findMany({
+      where: { id: { in: ids }, organisationId },
+      include: { linkedAccounts: { orderBy: { createdAt: "asc" } } },
+    });
+  }
+
   /** The consent, only when it belongs to the organisation. */
   findForOrganisation(id: string, organisationId: string): Promise<ConsentRecord | null> {
     return this.#prisma.consent.findFirst({ where: { id, organisationId } });

@@ -1,6 +1,15 @@
 import type { Database, SqlSession } from "../database.ts";
 import type { AccountData } from "../../domain/fi-data/model.ts";
 
+/** The journey has completed already (or is another consent's). */
+export class JourneyExistsError extends Error {
+  readonly journeyId: string;
+  constructor(journeyId: string) {
+    super(`Journey ${journeyId} already exists`);
+    this.journeyId = journeyId;
+  }
+}
+
 export interface JourneyWrite {
   id: string;
   organisationId: string;
@@ -119,11 +128,17 @@ export class FiDataRepository {
    */
   storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[], within?: (session: SqlSession) => Promise<void>): Promise<string[]> {
     return this.#db.transaction(async (session) => {
-      await session.query(
+      // A journey started by an FI request (PENDING) completes here; a new one is created
+      // COMPLETED. One that has completed already, or belongs to another consent, is refused.
+      const stored = await session.query(
         `INSERT INTO "Journey" (id, "organisationId", "consentId", status, "configId", source, "completedAt")
-         VALUES ($1, $2, $3, 'COMPLETED', $4, $5, now())`,
+         VALUES ($1, $2, $3::uuid, 'COMPLETED', $4, $5, now())
+         ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', "completedAt" = now()
+           WHERE "Journey".status = 'PENDING' AND "Journey"."consentId" = EXCLUDED."consentId"
+         RETURNING id`,
         [journey.id, journey.organisationId, journey.consentId, journey.configId, journey.source],
       );
+      if (stored.length === 0) throw new JourneyExistsError(journey.id);
       const ids: string[] = [];
       for (const write of snapshots) ids.push(await replaceSnapshot(session, journey.id, write));
       if (within) await within(session);

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ConsentRepository, LinkedAccountRecord } from "../../db/repositories/consents.ts";
 import type { SqlSession } from "../../db/database.ts";
-import type { FiDataRepository } from "../../db/repositories/fi-data.ts";
-import { isUniqueViolation } from "../../db/repositories/errors.ts";
+import { JourneyExistsError, type FiDataRepository } from "../../db/repositories/fi-data.ts";
 import { accountFromRebit } from "../../serialization/rebit.ts";
 import { FieldError } from "../../serialization/values.ts";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors.ts";
@@ -23,6 +22,8 @@ export interface IngestRequest {
   configId?: string | undefined;
   accounts: IncomingAccount[];
   source?: string;
+  /** More work that must commit with the journey (a bulk row's state, for example). */
+  alsoInTransaction?: (session: SqlSession) => Promise<void>;
 }
 
 export interface IngestResult {
@@ -118,10 +119,13 @@ export class IngestionService {
           account,
           sourceFormat: request.accounts[index]?.format ?? "json",
         })),
-        events ? (session) => events.recordDataReady(session, result, consent.id) : undefined,
+        async (session) => {
+          if (events) await events.recordDataReady(session, result, consent.id);
+          if (request.alsoInTransaction) await request.alsoInTransaction(session);
+        },
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`Journey ${journeyID} already exists`);
+      if (error instanceof JourneyExistsError) throw conflict(`Journey ${journeyID} already exists`);
       throw error;
     }
     return result;
