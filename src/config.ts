@@ -28,7 +28,7 @@ export interface Config {
   basePrefix: string;
   pfmPrefix: string;
   shutdownTimeoutMs: number;
-  jobs: { pollingIntervalSeconds: number };
+  jobs: { pollingIntervalSeconds: number; superviseIntervalSeconds: number };
   bulk: { chunkSize: number; concurrency: number; heartbeatSeconds: number; defaultRangeMonths: number };
   /** Seals service private keys and users' PAN and mobile at rest; see keySecret() for the embedded default. */
   keyEncryptionSecret: string | undefined;
@@ -131,7 +131,10 @@ export function loadConfig(env: Env = process.env): Config {
     basePrefix: prefix(env, "BASE_PATH_PREFIX"),
     pfmPrefix: prefix(env, "PFM_PATH_PREFIX"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10000, 100, 600000),
-    jobs: { pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000 },
+    jobs: {
+      pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000,
+      superviseIntervalSeconds: integer(env, "JOBS_SUPERVISE_INTERVAL_SECONDS", 30, 1, 3600),
+    },
     bulk: {
       chunkSize: integer(env, "BULK_CHUNK_SIZE", 200, 1, 10000),
       concurrency: integer(env, "BULK_CONCURRENCY", 8, 1, 64),

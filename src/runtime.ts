@@ -32,7 +32,7 @@ export async function startService(config: Config, options: { db?: Database; log
     await migrate(db);
     const ctx = createContext(config, db);
     const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : {});
-    boss = await startBoss(db, (error) => app.log.error({ err: error }, "job queue error"));
+    boss = await startBoss(db, config.jobs, (error) => app.log.error({ err: error }, "job queue error"));
     await ctx.webhooks.start(boss);
     await ctx.keys.start();
     ctx.bulk.attach(boss);

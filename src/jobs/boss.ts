@@ -19,9 +19,19 @@ export function executorFor(session: SqlSession): BossExecutor {
   };
 }
 
-/** pg-boss on the service's database (PGlite or PostgreSQL), in the `pgboss` schema. */
-export async function startBoss(db: Database, onError: (error: Error) => void): Promise<PgBoss> {
-  const boss = new PgBoss({ db: executorFor(db), schema: "pgboss", supervise: true, schedule: false } as ConstructorParameters<typeof PgBoss>[0]);
+/**
+ * pg-boss on the service's database (PGlite or PostgreSQL), in the `pgboss` schema. Supervision
+ * finds jobs whose worker stopped beating (a killed process) and hands them out again.
+ */
+export async function startBoss(db: Database, settings: { superviseIntervalSeconds: number }, onError: (error: Error) => void): Promise<PgBoss> {
+  const boss = new PgBoss({
+    db: executorFor(db),
+    schema: "pgboss",
+    supervise: true,
+    schedule: false,
+    superviseIntervalSeconds: settings.superviseIntervalSeconds,
+    monitorIntervalSeconds: settings.superviseIntervalSeconds,
+  } as ConstructorParameters<typeof PgBoss>[0]);
   boss.on("error", onError);
   await boss.start();
   return boss;

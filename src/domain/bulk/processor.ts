@@ -43,7 +43,7 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
 export class BulkProcessor {
   readonly #repo: BulkRepository;
   readonly #consents: ConsentRepository;
-  readonly #aa: AaConnector;
+  #aa: AaConnector;
   readonly #ingestion: IngestionService;
   readonly #settings: BulkProcessorSettings;
   #halted = false;
@@ -68,6 +68,11 @@ export class BulkProcessor {
     await boss.work<{ batchId: string }>(BULK_QUEUE, { pollingIntervalSeconds: this.#settings.pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
       if (job) await this.process(job.data.batchId);
     });
+  }
+
+  /** Replaces the Account Aggregator connector (the simulator is the first implementation). */
+  useConnector(connector: AaConnector): void {
+    this.#aa = connector;
   }
 
   /** Stops taking rows at the next boundary, as if the process had died (for tests). */
