@@ -28,7 +28,7 @@ export interface Config {
   basePrefix: string;
   pfmPrefix: string;
   shutdownTimeoutMs: number;
-  jobs: { pollingIntervalSeconds: number; superviseIntervalSeconds: number };
+  jobs: { pollingIntervalSeconds: number; superviseIntervalSeconds: number; workers: boolean };
   bulk: { chunkSize: number; concurrency: number; heartbeatSeconds: number; defaultRangeMonths: number };
   /** Seals service private keys and users' PAN and mobile at rest; see keySecret() for the embedded default. */
   keyEncryptionSecret: string | undefined;
@@ -134,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobs: {
       pollingIntervalSeconds: integer(env, "JOBS_POLL_INTERVAL_MS", 2000, 500, 60000) / 1000,
       superviseIntervalSeconds: integer(env, "JOBS_SUPERVISE_INTERVAL_SECONDS", 30, 1, 3600),
+      workers: flag(env, "WORKERS", true),
     },
     bulk: {
       chunkSize: integer(env, "BULK_CHUNK_SIZE", 200, 1, 10000),

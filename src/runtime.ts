@@ -33,10 +33,11 @@ export async function startService(config: Config, options: { db?: Database; log
     const ctx = createContext(config, db);
     const app = await buildApp(ctx, options.logStream ? { logStream: options.logStream } : {});
     boss = await startBoss(db, config.jobs, (error) => app.log.error({ err: error }, "job queue error"));
-    await ctx.webhooks.start(boss);
+    // WORKERS=false: an API-only instance; its jobs are done by instances that run workers.
+    await ctx.webhooks.start(boss, config.jobs.workers);
     await ctx.keys.start();
     ctx.bulk.attach(boss);
-    await ctx.bulkProcessor.start(boss);
+    await ctx.bulkProcessor.start(boss, config.jobs.workers);
     if (config.seedDemoWhenEmpty && (await db.prisma.organisation.count()) === 0) {
       await seedDemo(ctx, { asOf: demoAsOf() });
       app.log.info("seeded the demo tenant into the empty database (see README: Demo data)");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -65,13 +66,30 @@ function openPglite(dataDir: string): Database {
   };
 }
 
+// Parameterised statements are prepared once per connection under a name derived from their
+// text, which spares PostgreSQL parsing (and, after a few runs, planning) the same statement on
+// every call. The service's own SQL is a fixed set of strings; in case a library builds SQL
+// dynamically, statements beyond the first MAX_PREPARED distinct ones run unprepared.
+const MAX_PREPARED = 500;
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (!name && statementNames.size < MAX_PREPARED) {
+    name = `s_${createHash("sha1").update(sql).digest("hex").slice(0, 16)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function openPostgres(connectionString: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // An idle client's network error must not crash the process; the next query reports it.
   pool.on("error", () => {});
   const sessionOf = (q: pg.Pool | pg.PoolClient): SqlSession => ({
     async query<Row>(sql: string, params: unknown[] = []) {
-      return (await q.query(sql, params)).rows as Row[];
+      if (params.length === 0) return (await q.query(sql)).rows as Row[];
+      const name = statementName(sql);
+      return (await (name ? q.query({ name, text: sql, values: params }) : q.query(sql, params))).rows as Row[];
     },
     async exec(sql: string) {
       await q.query(sql);

@@ -90,9 +90,11 @@ export class WebhookService {
     };
   }
 
-  async start(boss: PgBoss): Promise<void> {
+  /** Enqueues deliveries on `boss`; with `work`, this instance also delivers them. */
+  async start(boss: PgBoss, work = true): Promise<void> {
     this.#boss = boss;
     await boss.createQueue(DELIVERY_QUEUE, this.#jobOptions());
+    if (!work) return;
     await boss.work<DeliveryJob>(
       DELIVERY_QUEUE,
       // One job per call: a failure retries only its own delivery.
@@ -106,12 +108,10 @@ export class WebhookService {
   /** Records one DATA_READY event per account of a stored journey; runs inside its transaction. */
   async recordDataReady(session: SqlSession, result: IngestResult, consentID: string): Promise<void> {
     if (!this.#boss) throw new Error("webhooks are not started");
-    const [organisation] = await session.query<{ webhookUrl: string | null }>(`SELECT "webhookUrl" FROM "Organisation" WHERE id = $1`, [result.organisationId]);
-    const url = organisation?.webhookUrl ?? null;
     const timestamp = new Date().toISOString();
-    for (const account of result.accounts) {
-      const id = `msg_${randomBytes(16).toString("hex")}`;
-      const payload = {
+    const deliveries = result.accounts.map((account) => ({
+      id: `msg_${randomBytes(16).toString("hex")}`,
+      payload: {
         type: "DATA_READY",
         timestamp,
         data: {
@@ -122,23 +122,11 @@ export class WebhookService {
           fipId: account.fipId,
           fiType: account.fiType,
         },
-      };
-      await this.#repo.insertInTransaction(session, {
-        id,
-        organisationId: result.organisationId,
-        eventType: "DATA_READY",
-        payload,
-        targetUrl: url ?? "",
-        status: url ? "PENDING" : "FAILED",
-        lastError: url ? null : NO_URL,
-      });
-      if (url) {
-        await this.#boss.send(DELIVERY_QUEUE, { deliveryId: id, giveUpAfter: this.#giveUpAfter() } satisfies DeliveryJob, {
-          ...this.#jobOptions(),
-          db: executorFor(session),
-        } as Parameters<PgBoss["send"]>[2]);
-      }
-    }
+      },
+    }));
+    const recorded = await this.#repo.insertInTransaction(session, result.organisationId, "DATA_READY", deliveries, NO_URL);
+    const jobs = recorded.filter((delivery) => delivery.targetUrl !== "").map((delivery) => ({ data: { deliveryId: delivery.id, giveUpAfter: this.#giveUpAfter() } satisfies DeliveryJob, ...this.#jobOptions() }));
+    if (jobs.length > 0) await this.#boss.insert(DELIVERY_QUEUE, jobs, { db: executorFor(session) } as Parameters<PgBoss["insert"]>[2]);
   }
 
   /** One delivery attempt (a pg-boss job). Throws to have pg-boss retry it later. */

@@ -111,7 +111,7 @@ describe("migrations", () => {
         prisma.fiTransaction.create({
           data: { snapshotId: snapshot.id, seq: 0, position: 0, txnId: "T1", type: "DEBIT", amount: new Prisma.Decimal("0.01"), currentBalance: new Prisma.Decimal("-5.5"), transactionTimestamp: new Date("2026-01-01T10:00:00.123Z"), transactionTimeText: "2026-01-01T15:30:00.123+05:30", mode: "OTHERS", sourceMode: "FT", sourceType: "TDS", narration: "n & <x>", reference: "r", valueDate: "2026-01-01" },
         }),
-      (c) => prisma.fiTransaction.findUnique({ where: { id: c.id } }),
+      (c) => prisma.fiTransaction.findUnique({ where: { snapshotId_position: { snapshotId: c.snapshotId, position: c.position } } }),
     );
     await roundTrip(
       "AnalyticsConfig",

@@ -222,6 +222,20 @@ describe("FI data ingestion (POST /admin/v1/fi-data)", () => {
     }
   });
 
+  it("takes two refreshes of one account at the same moment, one after the other", async () => {
+    const { consentID, link } = await newAccount();
+    const accounts = (balance: string) => [{ linkReferenceNumber: link, fipId: "F", fipName: "B", format: "json", data: depositJson({ link, balance, transactions: SAMPLE_TRANSACTIONS }) }];
+    await ingest(service, consentID, accounts("1.00"));
+    const results = await Promise.all(["2.00", "3.00", "4.00"].map((balance) => ingest(service, consentID, accounts(balance))));
+    expect(results.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+    const versions = await service.ctx.db.query<{ version: number }>(
+      `SELECT s.version FROM "FiDataSnapshot" s JOIN "LinkedAccount" l ON l.id = s."linkedAccountId" WHERE l."linkReferenceNumber" = $1 ORDER BY s.version`,
+      [link],
+    );
+    expect(versions.map((v) => v.version)).toEqual([3, 4]);
+    expect(["2.00", "3.00", "4.00"]).toContain((await read(consentID, link)).json().data.balance);
+  });
+
   it("refuses a journeyID that exists already", async () => {
     const { consentID, link } = await newAccount();
     const accounts = [{ linkReferenceNumber: link, fipId: "F", fipName: "B", format: "json", data: depositJson({ link, transactions: SAMPLE_TRANSACTIONS }) }];

@@ -188,7 +188,6 @@ export type FiDataSnapshotScalarFieldEnum = (typeof FiDataSnapshotScalarFieldEnu
 
 
 export const FiTransactionScalarFieldEnum = {
-  id: 'id',
   snapshotId: 'snapshotId',
   seq: 'seq',
   position: 'position',

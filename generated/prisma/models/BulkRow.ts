@@ -619,6 +619,14 @@ export type BulkRowUncheckedUpdateManyWithoutBatchNestedInput = {
   deleteMany?: Prisma.BulkRowScalarWhereInput | Prisma.BulkRowScalarWhereInput[]
 }
 
+export type BigIntFieldUpdateOperationsInput = {
+  set?: bigint | number
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
+}
+
 export type EnumRowStateFieldUpdateOperationsInput = {
   set?: $Enums.RowState
 }

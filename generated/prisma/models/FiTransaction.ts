@@ -27,7 +27,6 @@ export type AggregateFiTransaction = {
 }
 
 export type FiTransactionAvgAggregateOutputType = {
-  id: number | null
   seq: number | null
   position: number | null
   amount: runtime.Decimal | null
@@ -35,7 +34,6 @@ export type FiTransactionAvgAggregateOutputType = {
 }
 
 export type FiTransactionSumAggregateOutputType = {
-  id: bigint | null
   seq: number | null
   position: number | null
   amount: runtime.Decimal | null
@@ -43,7 +41,6 @@ export type FiTransactionSumAggregateOutputType = {
 }
 
 export type FiTransactionMinAggregateOutputType = {
-  id: bigint | null
   snapshotId: string | null
   seq: number | null
   position: number | null
@@ -62,7 +59,6 @@ export type FiTransactionMinAggregateOutputType = {
 }
 
 export type FiTransactionMaxAggregateOutputType = {
-  id: bigint | null
   snapshotId: string | null
   seq: number | null
   position: number | null
@@ -81,7 +77,6 @@ export type FiTransactionMaxAggregateOutputType = {
 }
 
 export type FiTransactionCountAggregateOutputType = {
-  id: number
   snapshotId: number
   seq: number
   position: number
@@ -102,7 +97,6 @@ export type FiTransactionCountAggregateOutputType = {
 
 
 export type FiTransactionAvgAggregateInputType = {
-  id?: true
   seq?: true
   position?: true
   amount?: true
@@ -110,7 +104,6 @@ export type FiTransactionAvgAggregateInputType = {
 }
 
 export type FiTransactionSumAggregateInputType = {
-  id?: true
   seq?: true
   position?: true
   amount?: true
@@ -118,7 +111,6 @@ export type FiTransactionSumAggregateInputType = {
 }
 
 export type FiTransactionMinAggregateInputType = {
-  id?: true
   snapshotId?: true
   seq?: true
   position?: true
@@ -137,7 +129,6 @@ export type FiTransactionMinAggregateInputType = {
 }
 
 export type FiTransactionMaxAggregateInputType = {
-  id?: true
   snapshotId?: true
   seq?: true
   position?: true
@@ -156,7 +147,6 @@ export type FiTransactionMaxAggregateInputType = {
 }
 
 export type FiTransactionCountAggregateInputType = {
-  id?: true
   snapshotId?: true
   seq?: true
   position?: true
@@ -262,7 +252,6 @@ export type FiTransactionGroupByArgs<ExtArgs extends runtime.Types.Extensions.In
 }
 
 export type FiTransactionGroupByOutputType = {
-  id: bigint
   snapshotId: string
   seq: number
   position: number
@@ -304,7 +293,6 @@ export type FiTransactionWhereInput = {
   AND?: Prisma.FiTransactionWhereInput | Prisma.FiTransactionWhereInput[]
   OR?: Prisma.FiTransactionWhereInput[]
   NOT?: Prisma.FiTransactionWhereInput | Prisma.FiTransactionWhereInput[]
-  id?: Prisma.BigIntFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidFilter<"FiTransaction"> | string
   seq?: Prisma.IntFilter<"FiTransaction"> | number
   position?: Prisma.IntFilter<"FiTransaction"> | number
@@ -324,7 +312,6 @@ export type FiTransactionWhereInput = {
 }
 
 export type FiTransactionOrderByWithRelationInput = {
-  id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -344,8 +331,6 @@ export type FiTransactionOrderByWithRelationInput = {
 }
 
 export type FiTransactionWhereUniqueInput = Prisma.AtLeast<{
-  id?: bigint | number
-  snapshotId_seq?: Prisma.FiTransactionSnapshotIdSeqCompoundUniqueInput
   snapshotId_position?: Prisma.FiTransactionSnapshotIdPositionCompoundUniqueInput
   AND?: Prisma.FiTransactionWhereInput | Prisma.FiTransactionWhereInput[]
   OR?: Prisma.FiTransactionWhereInput[]
@@ -366,10 +351,9 @@ export type FiTransactionWhereUniqueInput = Prisma.AtLeast<{
   reference?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   valueDate?: Prisma.StringNullableFilter<"FiTransaction"> | string | null
   snapshot?: Prisma.XOR<Prisma.FiDataSnapshotScalarRelationFilter, Prisma.FiDataSnapshotWhereInput>
-}, "id" | "snapshotId_seq" | "snapshotId_position">
+}, "snapshotId_position">
 
 export type FiTransactionOrderByWithAggregationInput = {
-  id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -396,7 +380,6 @@ export type FiTransactionScalarWhereWithAggregatesInput = {
   AND?: Prisma.FiTransactionScalarWhereWithAggregatesInput | Prisma.FiTransactionScalarWhereWithAggregatesInput[]
   OR?: Prisma.FiTransactionScalarWhereWithAggregatesInput[]
   NOT?: Prisma.FiTransactionScalarWhereWithAggregatesInput | Prisma.FiTransactionScalarWhereWithAggregatesInput[]
-  id?: Prisma.BigIntWithAggregatesFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidWithAggregatesFilter<"FiTransaction"> | string
   seq?: Prisma.IntWithAggregatesFilter<"FiTransaction"> | number
   position?: Prisma.IntWithAggregatesFilter<"FiTransaction"> | number
@@ -415,7 +398,6 @@ export type FiTransactionScalarWhereWithAggregatesInput = {
 }
 
 export type FiTransactionCreateInput = {
-  id?: bigint | number
   seq: number
   position: number
   txnId: string
@@ -434,7 +416,6 @@ export type FiTransactionCreateInput = {
 }
 
 export type FiTransactionUncheckedCreateInput = {
-  id?: bigint | number
   snapshotId: string
   seq: number
   position: number
@@ -453,7 +434,6 @@ export type FiTransactionUncheckedCreateInput = {
 }
 
 export type FiTransactionUpdateInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -472,7 +452,6 @@ export type FiTransactionUpdateInput = {
 }
 
 export type FiTransactionUncheckedUpdateInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   snapshotId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -491,7 +470,6 @@ export type FiTransactionUncheckedUpdateInput = {
 }
 
 export type FiTransactionCreateManyInput = {
-  id?: bigint | number
   snapshotId: string
   seq: number
   position: number
@@ -510,7 +488,6 @@ export type FiTransactionCreateManyInput = {
 }
 
 export type FiTransactionUpdateManyMutationInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -528,7 +505,6 @@ export type FiTransactionUpdateManyMutationInput = {
 }
 
 export type FiTransactionUncheckedUpdateManyInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   snapshotId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -556,18 +532,12 @@ export type FiTransactionOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
-export type FiTransactionSnapshotIdSeqCompoundUniqueInput = {
-  snapshotId: string
-  seq: number
-}
-
 export type FiTransactionSnapshotIdPositionCompoundUniqueInput = {
   snapshotId: string
   position: number
 }
 
 export type FiTransactionCountOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -586,7 +556,6 @@ export type FiTransactionCountOrderByAggregateInput = {
 }
 
 export type FiTransactionAvgOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -594,7 +563,6 @@ export type FiTransactionAvgOrderByAggregateInput = {
 }
 
 export type FiTransactionMaxOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -613,7 +581,6 @@ export type FiTransactionMaxOrderByAggregateInput = {
 }
 
 export type FiTransactionMinOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   snapshotId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -632,7 +599,6 @@ export type FiTransactionMinOrderByAggregateInput = {
 }
 
 export type FiTransactionSumOrderByAggregateInput = {
-  id?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   position?: Prisma.SortOrder
   amount?: Prisma.SortOrder
@@ -681,14 +647,6 @@ export type FiTransactionUncheckedUpdateManyWithoutSnapshotNestedInput = {
   deleteMany?: Prisma.FiTransactionScalarWhereInput | Prisma.FiTransactionScalarWhereInput[]
 }
 
-export type BigIntFieldUpdateOperationsInput = {
-  set?: bigint | number
-  increment?: bigint | number
-  decrement?: bigint | number
-  multiply?: bigint | number
-  divide?: bigint | number
-}
-
 export type EnumTransactionTypeFieldUpdateOperationsInput = {
   set?: $Enums.TransactionType
 }
@@ -702,7 +660,6 @@ export type NullableDecimalFieldUpdateOperationsInput = {
 }
 
 export type FiTransactionCreateWithoutSnapshotInput = {
-  id?: bigint | number
   seq: number
   position: number
   txnId: string
@@ -720,7 +677,6 @@ export type FiTransactionCreateWithoutSnapshotInput = {
 }
 
 export type FiTransactionUncheckedCreateWithoutSnapshotInput = {
-  id?: bigint | number
   seq: number
   position: number
   txnId: string
@@ -767,7 +723,6 @@ export type FiTransactionScalarWhereInput = {
   AND?: Prisma.FiTransactionScalarWhereInput | Prisma.FiTransactionScalarWhereInput[]
   OR?: Prisma.FiTransactionScalarWhereInput[]
   NOT?: Prisma.FiTransactionScalarWhereInput | Prisma.FiTransactionScalarWhereInput[]
-  id?: Prisma.BigIntFilter<"FiTransaction"> | bigint | number
   snapshotId?: Prisma.UuidFilter<"FiTransaction"> | string
   seq?: Prisma.IntFilter<"FiTransaction"> | number
   position?: Prisma.IntFilter<"FiTransaction"> | number
@@ -786,7 +741,6 @@ export type FiTransactionScalarWhereInput = {
 }
 
 export type FiTransactionCreateManySnapshotInput = {
-  id?: bigint | number
   seq: number
   position: number
   txnId: string
@@ -804,7 +758,6 @@ export type FiTransactionCreateManySnapshotInput = {
 }
 
 export type FiTransactionUpdateWithoutSnapshotInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -822,7 +775,6 @@ export type FiTransactionUpdateWithoutSnapshotInput = {
 }
 
 export type FiTransactionUncheckedUpdateWithoutSnapshotInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -840,7 +792,6 @@ export type FiTransactionUncheckedUpdateWithoutSnapshotInput = {
 }
 
 export type FiTransactionUncheckedUpdateManyWithoutSnapshotInput = {
-  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   position?: Prisma.IntFieldUpdateOperationsInput | number
   txnId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -860,7 +811,6 @@ export type FiTransactionUncheckedUpdateManyWithoutSnapshotInput = {
 
 
 export type FiTransactionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   snapshotId?: boolean
   seq?: boolean
   position?: boolean
@@ -880,7 +830,6 @@ export type FiTransactionSelect<ExtArgs extends runtime.Types.Extensions.Interna
 }, ExtArgs["result"]["fiTransaction"]>
 
 export type FiTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   snapshotId?: boolean
   seq?: boolean
   position?: boolean
@@ -900,7 +849,6 @@ export type FiTransactionSelectCreateManyAndReturn<ExtArgs extends runtime.Types
 }, ExtArgs["result"]["fiTransaction"]>
 
 export type FiTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
-  id?: boolean
   snapshotId?: boolean
   seq?: boolean
   position?: boolean
@@ -920,7 +868,6 @@ export type FiTransactionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
 }, ExtArgs["result"]["fiTransaction"]>
 
 export type FiTransactionSelectScalar = {
-  id?: boolean
   snapshotId?: boolean
   seq?: boolean
   position?: boolean
@@ -938,7 +885,7 @@ export type FiTransactionSelectScalar = {
   valueDate?: boolean
 }
 
-export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "snapshotId" | "seq" | "position" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "sourceType" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
+export type FiTransactionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"snapshotId" | "seq" | "position" | "txnId" | "type" | "amount" | "currentBalance" | "transactionTimestamp" | "transactionTimeText" | "mode" | "sourceMode" | "sourceType" | "narration" | "reference" | "valueDate", ExtArgs["result"]["fiTransaction"]>
 export type FiTransactionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   snapshot?: boolean | Prisma.FiDataSnapshotDefaultArgs<ExtArgs>
 }
@@ -955,7 +902,6 @@ export type $FiTransactionPayload<ExtArgs extends runtime.Types.Extensions.Inter
     snapshot: Prisma.$FiDataSnapshotPayload<ExtArgs>
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
-    id: bigint
     snapshotId: string
     seq: number
     position: number
@@ -1054,8 +1000,8 @@ export interface FiTransactionDelegate<ExtArgs extends runtime.Types.Extensions.
    * // Get first 10 FiTransactions
    * const fiTransactions = await prisma.fiTransaction.findMany({ take: 10 })
    * 
-   * // Only select the `id`
-   * const fiTransactionWithIdOnly = await prisma.fiTransaction.findMany({ select: { id: true } })
+   * // Only select the `snapshotId`
+   * const fiTransactionWithSnapshotIdOnly = await prisma.fiTransaction.findMany({ select: { snapshotId: true } })
    * 
    */
   findMany<T extends FiTransactionFindManyArgs>(args?: Prisma.SelectSubset<T, FiTransactionFindManyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FiTransactionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions>>
@@ -1099,9 +1045,9 @@ export interface FiTransactionDelegate<ExtArgs extends runtime.Types.Extensions.
    *   ]
    * })
    * 
-   * // Create many FiTransactions and only return the `id`
-   * const fiTransactionWithIdOnly = await prisma.fiTransaction.createManyAndReturn({
-   *   select: { id: true },
+   * // Create many FiTransactions and only return the `snapshotId`
+   * const fiTransactionWithSnapshotIdOnly = await prisma.fiTransaction.createManyAndReturn({
+   *   select: { snapshotId: true },
    *   data: [
    *     // ... provide data here
    *   ]
@@ -1190,9 +1136,9 @@ export interface FiTransactionDelegate<ExtArgs extends runtime.Types.Extensions.
    *   ]
    * })
    * 
-   * // Update zero or more FiTransactions and only return the `id`
-   * const fiTransactionWithIdOnly = await prisma.fiTransaction.updateManyAndReturn({
-   *   select: { id: true },
+   * // Update zero or more FiTransactions and only return the `snapshotId`
+   * const fiTransactionWithSnapshotIdOnly = await prisma.fiTransaction.updateManyAndReturn({
+   *   select: { snapshotId: true },
    *   where: {
    *     // ... provide filter here
    *   },
@@ -1395,7 +1341,6 @@ export interface Prisma__FiTransactionClient<T, Null = never, ExtArgs extends ru
  * Fields of the FiTransaction model
  */
 export interface FiTransactionFieldRefs {
-  readonly id: Prisma.FieldRef<"FiTransaction", 'BigInt'>
   readonly snapshotId: Prisma.FieldRef<"FiTransaction", 'String'>
   readonly seq: Prisma.FieldRef<"FiTransaction", 'Int'>
   readonly position: Prisma.FieldRef<"FiTransaction", 'Int'>

@@ -129,7 +129,6 @@ CREATE TABLE "FiDataSnapshot" (
 
 -- CreateTable
 CREATE TABLE "FiTransaction" (
-    "id" BIGSERIAL NOT NULL,
     "snapshotId" UUID NOT NULL,
     "seq" INTEGER NOT NULL,
     "position" INTEGER NOT NULL,
@@ -146,7 +145,7 @@ CREATE TABLE "FiTransaction" (
     "reference" TEXT,
     "valueDate" TEXT,
 
-    CONSTRAINT "FiTransaction_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "FiTransaction_pkey" PRIMARY KEY ("snapshotId","position")
 );
 
 -- CreateTable
@@ -296,19 +295,10 @@ CREATE INDEX "Journey_consentId_idx" ON "Journey"("consentId");
 CREATE UNIQUE INDEX "FiDataSnapshot_linkedAccountId_version_key" ON "FiDataSnapshot"("linkedAccountId", "version");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "FiTransaction_snapshotId_seq_key" ON "FiTransaction"("snapshotId", "seq");
-
--- CreateIndex
-CREATE UNIQUE INDEX "FiTransaction_snapshotId_position_key" ON "FiTransaction"("snapshotId", "position");
-
--- CreateIndex
 CREATE UNIQUE INDEX "AnalyticsConfig_organisationId_configId_key" ON "AnalyticsConfig"("organisationId", "configId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "BulkBatch_organisationId_referenceId_key" ON "BulkBatch"("organisationId", "referenceId");
-
--- CreateIndex
-CREATE INDEX "BulkRow_batchId_state_idx" ON "BulkRow"("batchId", "state");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "BulkRow_batchId_rowNumber_key" ON "BulkRow"("batchId", "rowNumber");

@@ -1,4 +1,5 @@
 import type { Database, SqlSession } from "../database.ts";
+import { isUniqueViolation } from "./errors.ts";
 import type { AccountData } from "../../domain/fi-data/model.ts";
 
 /** The journey has completed already (or is another consent's). */
@@ -38,57 +39,60 @@ export function answerPositions(transactions: AccountData["transactions"]): numb
   return positions;
 }
 
-async function insertTransactions(session: SqlSession, snapshotId: string, account: AccountData): Promise<void> {
-  const rows = account.transactions;
-  if (rows.length === 0) return;
-  const positions = answerPositions(rows);
-  // One statement per account: the columns travel as arrays and unnest turns them into rows.
-  // (Arrays go as text[] and are cast per row: PGlite cannot send arrays of an enum type.)
-  await session.query(
-    `INSERT INTO "FiTransaction" ("snapshotId", seq, position, "txnId", type, amount, "currentBalance", "transactionTimestamp",
-        "transactionTimeText", mode, "sourceMode", "sourceType", narration, reference, "valueDate")
-     SELECT $1::uuid, t.seq, t.position, t.txn_id, t.type::"TransactionType", t.amount::numeric, t.balance::numeric, t.ts::timestamptz,
-        t.ts_text, t.mode, t.source_mode, t.source_type, t.narration, t.reference, t.value_date
-     FROM unnest($2::int[], $15::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-        $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
-       AS t(seq, position, txn_id, type, amount, balance, ts, ts_text, mode, source_mode, source_type, narration, reference, value_date)`,
-    [
-      snapshotId,
-      rows.map((_, index) => index),
-      rows.map((row) => row.txnId),
-      rows.map((row) => row.type),
-      rows.map((row) => row.amount),
-      rows.map((row) => row.currentBalance),
-      rows.map((row) => row.transactionTimestamp),
-      rows.map((row) => row.transactionTimestamp),
-      rows.map((row) => row.mode),
-      rows.map((row) => row.sourceMode),
-      rows.map((row) => row.sourceType),
-      rows.map((row) => row.narration),
-      rows.map((row) => row.reference),
-      rows.map((row) => row.valueDate),
-      positions,
-    ],
-  );
-}
+/** Two refreshes of one account raced for the same version: the transaction is retried. */
+const isVersionRace = (error: unknown) =>
+  isUniqueViolation(error) && String((error as { constraint?: string }).constraint ?? (error as Error).message).includes("FiDataSnapshot_linkedAccountId_version_key");
 
-async function replaceSnapshot(session: SqlSession, journeyId: string, write: SnapshotWrite): Promise<string> {
+/**
+ * Stores a new snapshot of one account and makes it the current one in a single statement of
+ * data-modifying CTEs: (the journey, for the first account), the version number, the snapshot,
+ * its transactions, the account's pointer, and the pruning of old snapshots. Readers never wait:
+ * they read the committed pointer. Two refreshes of one account at once collide on the unique
+ * (account, version) and the later one is retried by the caller.
+ */
+async function replaceSnapshot(session: SqlSession, journey: JourneyWrite, write: SnapshotWrite, withJourney: boolean): Promise<string | null> {
   const { account } = write;
-  // Serialises refreshes of one account; readers are never blocked (they read the committed pointer).
-  await session.query(`SELECT id FROM "LinkedAccount" WHERE id = $1 FOR UPDATE`, [write.linkedAccountId]);
-  const [next] = await session.query<{ version: number }>(
-    `SELECT COALESCE(MAX(version), 0) + 1 AS version FROM "FiDataSnapshot" WHERE "linkedAccountId" = $1`,
-    [write.linkedAccountId],
-  );
-  const version = Number(next?.version ?? 1);
+  const rows = account.transactions;
+  // A journey started by an FI request (PENDING) completes here; a new one is created
+  // COMPLETED. One that has completed already, or belongs to another consent, stores nothing.
+  const journeyStep = withJourney
+    ? `INSERT INTO "Journey" (id, "organisationId", "consentId", status, "configId", source, "completedAt")
+       VALUES ($2, $27, $28::uuid, 'COMPLETED', $29, $30, now())
+       ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', "completedAt" = now()
+         WHERE "Journey".status = 'PENDING' AND "Journey"."consentId" = EXCLUDED."consentId"
+       RETURNING id`
+    : `SELECT $2::text AS id WHERE $27::text IS NOT NULL AND $28::text IS NOT NULL AND $29::text IS NOT NULL AND $30::text IS NOT NULL`;
+  // Columns travel as arrays and unnest turns them into rows; arrays go as text[] and are cast
+  // per row, because PGlite cannot send arrays of an enum type.
   const [snapshot] = await session.query<{ id: string }>(
-    `INSERT INTO "FiDataSnapshot" ("linkedAccountId", "journeyId", version, "fiType", "maskedAccountNumber", balance, currency,
-        profile, summary, "transactionsStart", "transactionsEnd", "schemaVersion", "sourceFormat", "transactionCount")
-     VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8::jsonb, $9::jsonb, $10, $11, $12, $13, $14) RETURNING id`,
+    `WITH journey AS (
+       ${journeyStep}
+     ), next AS (
+       SELECT COALESCE(MAX(version), 0) + 1 AS version FROM "FiDataSnapshot" WHERE "linkedAccountId" = $1
+     ), snapshot AS (
+       INSERT INTO "FiDataSnapshot" ("linkedAccountId", "journeyId", version, "fiType", "maskedAccountNumber", balance, currency,
+          profile, summary, "transactionsStart", "transactionsEnd", "schemaVersion", "sourceFormat", "transactionCount")
+       SELECT $1, journey.id, next.version, $3, $4, $5::numeric, $6, $7::jsonb, $8::jsonb, $9, $10, $11, $12, $13 FROM next, journey
+       RETURNING id, version
+     ), transactions AS (
+       INSERT INTO "FiTransaction" ("snapshotId", seq, position, "txnId", type, amount, "currentBalance", "transactionTimestamp",
+          "transactionTimeText", mode, "sourceMode", "sourceType", narration, reference, "valueDate")
+       SELECT snapshot.id, t.seq, t.position, t.txn_id, t.type::"TransactionType", t.amount::numeric, t.balance::numeric,
+          t.ts::timestamptz, t.ts, t.mode, t.source_mode, t.source_type, t.narration, t.reference, t.value_date
+       FROM snapshot, unnest($14::int[], $15::int[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[], $21::text[],
+          $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
+         AS t(seq, position, txn_id, type, amount, balance, ts, mode, source_mode, source_type, narration, reference, value_date)
+     ), pointer AS (
+       UPDATE "LinkedAccount" SET "currentSnapshotId" = snapshot.id, "maskedAccountNumber" = $4, "fiType" = $3
+       FROM snapshot WHERE "LinkedAccount".id = $1
+     ), pruned AS (
+       DELETE FROM "FiDataSnapshot" old USING snapshot
+       WHERE old."linkedAccountId" = $1 AND old.version <= snapshot.version - ${RETAINED_SNAPSHOTS}
+     )
+     SELECT id FROM snapshot`,
     [
       write.linkedAccountId,
-      journeyId,
-      version,
+      journey.id,
       account.fiType,
       account.maskedAccountNumber,
       account.balance,
@@ -99,20 +103,27 @@ async function replaceSnapshot(session: SqlSession, journeyId: string, write: Sn
       account.transactionsEnd,
       account.schemaVersion,
       write.sourceFormat,
-      account.transactions.length,
+      rows.length,
+      rows.map((_, index) => index),
+      answerPositions(rows),
+      rows.map((row) => row.txnId),
+      rows.map((row) => row.type),
+      rows.map((row) => row.amount),
+      rows.map((row) => row.currentBalance),
+      rows.map((row) => row.transactionTimestamp),
+      rows.map((row) => row.mode),
+      rows.map((row) => row.sourceMode),
+      rows.map((row) => row.sourceType),
+      rows.map((row) => row.narration),
+      rows.map((row) => row.reference),
+      rows.map((row) => row.valueDate),
+      journey.organisationId,
+      journey.consentId,
+      journey.configId,
+      journey.source,
     ],
   );
-  const snapshotId = (snapshot as { id: string }).id;
-  await insertTransactions(session, snapshotId, account);
-  await session.query(
-    `UPDATE "LinkedAccount" SET "currentSnapshotId" = $2, "maskedAccountNumber" = $3, "fiType" = $4 WHERE id = $1`,
-    [write.linkedAccountId, snapshotId, account.maskedAccountNumber, account.fiType],
-  );
-  await session.query(`DELETE FROM "FiDataSnapshot" WHERE "linkedAccountId" = $1 AND version <= $2`, [
-    write.linkedAccountId,
-    version - RETAINED_SNAPSHOTS,
-  ]);
-  return snapshotId;
+  return snapshot?.id ?? null;
 }
 
 export class FiDataRepository {
@@ -126,24 +137,24 @@ export class FiDataRepository {
    * Records a completed journey and replaces the snapshot of each account, all in one
    * transaction: readers see every account's old data or every account's new data.
    */
-  storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[], within?: (session: SqlSession) => Promise<void>): Promise<string[]> {
-    return this.#db.transaction(async (session) => {
-      // A journey started by an FI request (PENDING) completes here; a new one is created
-      // COMPLETED. One that has completed already, or belongs to another consent, is refused.
-      const stored = await session.query(
-        `INSERT INTO "Journey" (id, "organisationId", "consentId", status, "configId", source, "completedAt")
-         VALUES ($1, $2, $3::uuid, 'COMPLETED', $4, $5, now())
-         ON CONFLICT (id) DO UPDATE SET status = 'COMPLETED', "completedAt" = now()
-           WHERE "Journey".status = 'PENDING' AND "Journey"."consentId" = EXCLUDED."consentId"
-         RETURNING id`,
-        [journey.id, journey.organisationId, journey.consentId, journey.configId, journey.source],
-      );
-      if (stored.length === 0) throw new JourneyExistsError(journey.id);
-      const ids: string[] = [];
-      for (const write of snapshots) ids.push(await replaceSnapshot(session, journey.id, write));
-      if (within) await within(session);
-      return ids;
-    });
+  async storeJourney(journey: JourneyWrite, snapshots: SnapshotWrite[], within?: (session: SqlSession) => Promise<void>): Promise<string[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#db.transaction(async (session) => {
+          const ids: string[] = [];
+          for (const [index, write] of snapshots.entries()) {
+            const id = await replaceSnapshot(session, journey, write, index === 0);
+            if (!id) throw new JourneyExistsError(journey.id);
+            ids.push(id);
+          }
+          if (within) await within(session);
+          return ids;
+        });
+      } catch (error) {
+        if (attempt < 5 && isVersionRace(error)) continue;
+        throw error;
+      }
+    }
   }
 }
 

@@ -43,15 +43,27 @@ export class WebhookRepository {
     this.#prisma = prisma;
   }
 
-  /** Records a new delivery inside the caller's transaction (the event commits with its cause). */
+  /**
+   * Records one event per payload inside the caller's transaction (events commit with their
+   * cause), addressed to the organisation's webhook URL as it is now: without one, an event is
+   * FAILED at once. Answers each delivery's id and URL.
+   */
   async insertInTransaction(
     session: SqlSession,
-    delivery: { id: string; organisationId: string; eventType: string; payload: unknown; targetUrl: string; status: string; lastError: string | null },
-  ): Promise<void> {
-    await session.query(
+    organisationId: string,
+    eventType: string,
+    deliveries: ReadonlyArray<{ id: string; payload: unknown }>,
+    noUrlReason: string,
+  ): Promise<Array<{ id: string; targetUrl: string }>> {
+    return session.query<{ id: string; targetUrl: string }>(
       `INSERT INTO "WebhookDelivery" (id, "organisationId", "eventType", payload, "targetUrl", status, "lastError", "updatedAt")
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6::"DeliveryStatus", $7, now())`,
-      [delivery.id, delivery.organisationId, delivery.eventType, JSON.stringify(delivery.payload), delivery.targetUrl, delivery.status, delivery.lastError],
+       SELECT d.id, o.id, $2, d.payload::jsonb, coalesce(o."webhookUrl", ''),
+              CASE WHEN o."webhookUrl" IS NULL THEN 'FAILED' ELSE 'PENDING' END::"DeliveryStatus",
+              CASE WHEN o."webhookUrl" IS NULL THEN $5 END, now()
+       FROM "Organisation" o, unnest($3::text[], $4::text[]) AS d(id, payload)
+       WHERE o.id = $1
+       RETURNING id, "targetUrl"`,
+      [organisationId, eventType, deliveries.map((d) => d.id), deliveries.map((d) => JSON.stringify(d.payload)), noUrlReason],
     );
   }
 

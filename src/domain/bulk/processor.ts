@@ -56,7 +56,8 @@ export class BulkProcessor {
     this.#settings = settings;
   }
 
-  async start(boss: PgBoss): Promise<void> {
+  /** Creates the queue; with `work`, this instance also processes batches. */
+  async start(boss: PgBoss, work = true): Promise<void> {
     await boss.createQueue(BULK_QUEUE, {
       retryLimit: 100,
       retryDelay: 5,
@@ -65,6 +66,7 @@ export class BulkProcessor {
       heartbeatSeconds: this.#settings.heartbeatSeconds,
       expireInSeconds: 24 * 3600,
     });
+    if (!work) return;
     await boss.work<{ batchId: string }>(BULK_QUEUE, { pollingIntervalSeconds: this.#settings.pollingIntervalSeconds, batchSize: 1 }, async ([job]) => {
       if (job) await this.process(job.data.batchId);
     });
@@ -84,13 +86,16 @@ export class BulkProcessor {
     const batch = await this.#repo.byId(batchId);
     if (!batch || batch.status === "COMPLETED" || batch.status === "COMPLETED_WITH_ERRORS") return;
     await this.#repo.markProcessing(batchId);
+    let after = 0;
     for (;;) {
       if (this.#halted) throw new Halted("the bulk worker was halted");
-      const rows = await this.#repo.unfinishedRows(batchId, this.#settings.chunkSize);
+      const rows = await this.#repo.unfinishedRows(batchId, after, this.#settings.chunkSize);
       if (rows.length === 0) break;
       await this.#chunk(batch.organisationId, batchId, rows);
+      after = (rows.at(-1) as BatchRowRecord).rowNumber;
     }
-    await this.#repo.finish(batchId);
+    // Rows of this walk that failed to finish (an error thrown mid-chunk) make the job retry.
+    if ((await this.#repo.finish(batchId)) === null) throw new Error(`batch ${batchId} still has unfinished rows`);
   }
 
   async #chunk(organisationId: string, batchId: string, rows: BatchRowRecord[]): Promise<void> {
