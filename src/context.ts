@@ -15,6 +15,8 @@ import { BulkRepository } from "./db/repositories/bulk.ts";
 import { BulkService } from "./domain/bulk/service.ts";
 import { BulkProcessor } from "./domain/bulk/processor.ts";
 import { SimulatedAa } from "./aa/simulator.ts";
+import { AnalyticsRepository } from "./db/repositories/analytics.ts";
+import { AnalyticsService } from "./domain/analytics/service.ts";
 import { ConsentService } from "./domain/consents.ts";
 import { IngestionService } from "./domain/fi-data/ingestion.ts";
 import { FiDataReadService } from "./domain/fi-data/reading.ts";
@@ -37,6 +39,7 @@ export interface AppContext {
   sdk: SdkSessionService;
   bulk: BulkService;
   bulkProcessor: BulkProcessor;
+  analytics: AnalyticsService;
   lifecycle: { shuttingDown: boolean };
 }
 
@@ -51,7 +54,9 @@ export function createContext(config: Config, db: Database): AppContext {
     ...config.webhooks,
     pollingIntervalSeconds: config.jobs.pollingIntervalSeconds,
   });
-  ingestion.setEvents(webhooks);
+  const analytics = new AnalyticsService(new AnalyticsRepository(db), consentRepository);
+  ingestion.onJourneyStored((session, result, consentID) => webhooks.recordDataReady(session, result, consentID));
+  ingestion.onJourneyStored(analytics.scheduleForJourney);
   const tenants = new TenantService(tenantRepository);
   const secret = keySecret(config);
   const keys = new KeyService(new KeyRepository(db.prisma), new Sealer(secret, "service-keys"), config.sdk, config.sdkTokenTtlSeconds);
@@ -72,6 +77,7 @@ export function createContext(config: Config, db: Database): AppContext {
     keys,
     sdk,
     bulk: new BulkService(bulkRepository),
+    analytics,
     bulkProcessor: new BulkProcessor(bulkRepository, consentRepository, new SimulatedAa(), ingestion, {
       ...config.bulk,
       pollingIntervalSeconds: config.jobs.pollingIntervalSeconds,

@@ -38,6 +38,7 @@ export async function startService(config: Config, options: { db?: Database; log
     await ctx.keys.start();
     ctx.bulk.attach(boss);
     await ctx.bulkProcessor.start(boss, config.jobs.workers);
+    await ctx.analytics.start(boss, config.jobs.workers, config.jobs.pollingIntervalSeconds);
     if (config.seedDemoWhenEmpty && (await db.prisma.organisation.count()) === 0) {
       await seedDemo(ctx, { asOf: demoAsOf() });
       app.log.info("seeded the demo tenant into the empty database (see README: Demo data)");

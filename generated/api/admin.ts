@@ -157,6 +157,34 @@ export interface paths {
         patch: operations["updatePfmConfig"];
         trace?: never;
     };
+    "/admin/v1/organisations/{organisationId}/analytics-configs/{configId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                configId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an analytics configuration
+         * @description The organisation's configuration of this id, else the deployment's; `default` always exists.
+         */
+        get: operations["getAnalyticsConfig"];
+        /**
+         * Create or replace an analytics configuration
+         * @description Settings left out take the defaults. Journeys name their configuration with `configId`
+         *     (ingestion, or a bulk row); an unknown one is analysed with `default`.
+         */
+        put: operations["putAnalyticsConfig"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/sdk-keys/rotate": {
         parameters: {
             query?: never;
@@ -510,6 +538,40 @@ export interface components {
                 /** @description One ReBIT `Account` document; an XML string when format is xml, an object (or a JSON string) when format is json. */
                 data: string | Record<string, never>;
             }[];
+        };
+        AnalyticsSettings: {
+            /** @description Days of the month of the average bank balance table (30 and 31 mean the month's last day). Default 5, 10, 15, 20, 25, 31. */
+            abbDays?: number[];
+            /**
+             * Format: date
+             * @description The day the analysis is as of; the newest transaction's day when absent.
+             */
+            asOf?: string;
+            /** @description The fiTypes analysed as statements (default DEPOSIT: savings and current accounts). */
+            statementTypes?: string[];
+            /** @description Credits that are a multiple of this are round-figure credits (default 1000). */
+            roundFigureMultiple?: number;
+            /** @description Share of round-figure credits above which the indicator is raised (default 0.3). */
+            roundFigureShareThreshold?: number;
+            /** @description A debit at least this share of a salary, within 2 days after it, is flagged (default 0.8). */
+            largeDebitAfterSalaryRatio?: number;
+            /** @description National bank holidays as MM-DD (default 01-26, 08-15, 10-02). */
+            holidays?: string[];
+            /** @description Tried before the built-in rules, in order. */
+            categoryOverrides?: {
+                /** @description A regular expression tried on the narration (case-insensitive). */
+                match: string;
+                /** @description A category: its display name (e.g. "Rent Paid") or code (e.g. "RENTP"). */
+                category: string;
+                /** @enum {string} */
+                side?: "CREDIT" | "DEBIT" | "ANY";
+            }[];
+        };
+        AnalyticsConfig: {
+            configId: string;
+            /** @description Null for the deployment's own configurations (such as default). */
+            organisationId: string | null;
+            settings: components["schemas"]["AnalyticsSettings"];
         };
         /**
          * @description PENDING (queued or being retried), DELIVERED (a 2xx was received), FAILED (given up, or no webhook URL).
@@ -903,6 +965,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PfmConfig"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAnalyticsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration, with every setting resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putAnalyticsConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: components["parameters"]["OrganisationId"];
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalyticsSettings"];
+            };
+        };
+        responses: {
+            /** @description The configuration as stored, with every setting resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsConfig"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -734,6 +734,8 @@ export interface components {
             minimumEodBalance: number;
             /** @description Population standard deviation of daily end-of-day balances. */
             volatilityOfBalance: number;
+            /** @description volatilityOfBalance divided by the mean daily end-of-day balance. */
+            coefficientOfVariationOfBalance: number;
             /** @description Net credits divided by the calendar months spanned. */
             monthlyAvgNetCreditAmount: number;
             /** @description Sum of UPI debits. */
@@ -789,6 +791,8 @@ export interface components {
         };
         AccountProfile: {
             linkReferenceNumber?: string;
+            fiType?: string;
+            maskedAccountNumber?: string;
             summary: {
                 Status?: string;
                 CurrentBalance?: number;

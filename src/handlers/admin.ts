@@ -66,6 +66,16 @@ export function adminHandlers(ctx: AppContext) {
       return pfmConfigView(config);
     }) satisfies Handler<Route<"updatePfmConfig">>,
 
+    getAnalyticsConfig: (async (request) => {
+      await tenants.getOrganisation(request.params.organisationId);
+      return ctx.analytics.getConfig(request.params.organisationId, request.params.configId);
+    }) satisfies Handler<Route<"getAnalyticsConfig">>,
+
+    putAnalyticsConfig: (async (request) => {
+      await tenants.getOrganisation(request.params.organisationId);
+      return ctx.analytics.putConfig(request.params.organisationId, request.params.configId, request.body);
+    }) satisfies Handler<Route<"putAnalyticsConfig">>,
+
     rotateSdkSigningKey: (async (_request, reply) => {
       const rotated = await ctx.keys.rotate();
       reply.code(201);

@@ -114,10 +114,10 @@ class Ledger {
     this.#asOf = asOf;
   }
 
-  add(year: number, month: number, dayOfMonth: number, credit: boolean, paise: number, mode: string, narration: string, reference: string, type?: string) {
+  add(year: number, month: number, dayOfMonth: number, credit: boolean, paise: number, mode: string, narration: string, reference: string, type?: string, at?: string) {
     const day = ymd(new Date(Date.UTC(year, month, Math.min(dayOfMonth, daysInMonth(year, month)))));
     if (day > this.#asOf || day < this.#start || paise <= 0) return;
-    const time = `${pad(this.random.int(7, 21))}:${pad(this.random.int(0, 59))}:${pad(this.random.int(0, 59))}`;
+    const time = at ?? `${pad(this.random.int(7, 21))}:${pad(this.random.int(0, 59))}:${pad(this.random.int(0, 59))}`;
     this.entries.push({ day, time, type: type ?? (credit ? "CREDIT" : "DEBIT"), credit, paise, mode, narration, reference });
   }
 
@@ -167,10 +167,10 @@ function salariedEvents(ledger: Ledger, asOf: string, months: number, density: n
     const rentRrn = ledger.rrn();
     ledger.add(year, month, 3, false, 2200000, "UPI", `UPI/${rentRrn}/RAJESH SHARMA/rajesh.sharma@okhdfcbank/Rent ${mon}`, rentRrn);
     const emiRef = "BFL0000000123456";
-    ledger.add(year, month, 5, false, 1245000, "NACH", `ACH D- BAJAJ FINANCE LTD-${emiRef}`, emiRef);
+    ledger.add(year, month, 5, false, 1245000, "NACH", `ACH D- BAJAJ FINANCE LTD-${emiRef}`, emiRef, undefined, "06:05:00");
     if (index === months - 4) {
       // The month's EMI bounced: the debit is returned, charged for, and presented again.
-      ledger.add(year, month, 5, true, 1245000, "NACH", `ACH D- RETURN-BAJAJ FINANCE LTD-${emiRef}-INSUFFICIENT FUNDS`, emiRef);
+      ledger.add(year, month, 5, true, 1245000, "NACH", `ACH D- RETURN-BAJAJ FINANCE LTD-${emiRef}-INSUFFICIENT FUNDS`, emiRef, undefined, "22:40:00");
       ledger.add(year, month, 6, false, 59000, "OTHERS", "NACH RETURN CHARGES INCL GST", `CHG${r.digits(8)}`);
       ledger.add(year, month, 12, false, 1245000, "NACH", `ACH D- BAJAJ FINANCE LTD-${emiRef}-REPRESENTED`, emiRef);
     }

@@ -35,10 +35,8 @@ export interface IngestResult {
 /** Parses one account document; XML support is registered by the XML codec. */
 export type AccountParser = (account: IncomingAccount) => AccountData;
 
-/** Work that commits together with a stored journey (its events, for example). */
-export interface JourneyEvents {
-  recordDataReady(session: SqlSession, result: IngestResult, consentID: string): Promise<void>;
-}
+/** Work that commits together with a stored journey: its DATA_READY events, its analytics job. */
+export type JourneyHook = (session: SqlSession, result: IngestResult, consentID: string) => Promise<void>;
 
 function parseJsonForm(account: IncomingAccount): AccountData {
   let data = account.data;
@@ -60,7 +58,7 @@ export class IngestionService {
   readonly #consents: ConsentRepository;
   readonly #fiData: FiDataRepository;
   readonly #parsers: Record<IncomingAccount["format"], AccountParser>;
-  #events: JourneyEvents | undefined;
+  readonly #hooks: JourneyHook[] = [];
 
   constructor(consents: ConsentRepository, fiData: FiDataRepository, xmlParser?: AccountParser) {
     this.#consents = consents;
@@ -73,9 +71,9 @@ export class IngestionService {
     };
   }
 
-  /** DATA_READY events are recorded in the same transaction as the data they announce. */
-  setEvents(events: JourneyEvents): void {
-    this.#events = events;
+  /** Runs `hook` in the transaction of every stored journey, so that what it records commits with the data. */
+  onJourneyStored(hook: JourneyHook): void {
+    this.#hooks.push(hook);
   }
 
   async ingest(request: IngestRequest): Promise<IngestResult> {
@@ -110,7 +108,6 @@ export class IngestionService {
         fiType: account.fiType,
       })),
     };
-    const events = this.#events;
     try {
       await this.#fiData.storeJourney(
         { id: journeyID, organisationId: consent.organisationId, consentId: consent.id, configId: request.configId ?? "default", source: request.source ?? "admin" },
@@ -120,7 +117,7 @@ export class IngestionService {
           sourceFormat: request.accounts[index]?.format ?? "json",
         })),
         async (session) => {
-          if (events) await events.recordDataReady(session, result, consent.id);
+          for (const hook of this.#hooks) await hook(session, result, consent.id);
           if (request.alsoInTransaction) await request.alsoInTransaction(session);
         },
       );

@@ -1,0 +1,64 @@
+/** Calendar arithmetic on day numbers (days since 1970-01-01), in India's time zone. */
+
+const IST_OFFSET_MS = 5.5 * 3600_000;
+const DAY_MS = 86400_000;
+
+/** The IST calendar day of an ISO 8601 date-time. */
+export function istDay(timestamp: string): number {
+  return Math.floor((Date.parse(timestamp) + IST_OFFSET_MS) / DAY_MS);
+}
+
+export function dayOfDate(date: string): number {
+  return Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
+}
+
+/** [year, month (1-12), day] of a day number. */
+export function civil(day: number): [number, number, number] {
+  const date = new Date(day * DAY_MS);
+  return [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+}
+
+export function isoDateOf(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** 0 = Monday ... 6 = Sunday. */
+export function weekday(day: number): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+/** ISO-8601 week and week-year of a day. */
+export function isoWeek(day: number): { week: number; year: number; monday: number } {
+  const monday = day - weekday(day);
+  const thursday = monday + 3;
+  const [year] = civil(thursday);
+  const firstThursday = dayOfDate(`${year}-01-04`) - weekday(dayOfDate(`${year}-01-04`)) + 3;
+  return { week: Math.floor((thursday - firstThursday) / 7) + 1, year, monday };
+}
+
+/** Months are numbered year * 12 + (month - 1). */
+export function monthIndex(day: number): number {
+  const [year, month] = civil(day);
+  return year * 12 + month - 1;
+}
+
+export function monthOf(index: number): { year: number; month: number } {
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+}
+
+export function daysInMonth(index: number): number {
+  const { year, month } = monthOf(index);
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function firstDayOfMonth(index: number): number {
+  const { year, month } = monthOf(index);
+  return Math.floor(Date.UTC(year, month - 1, 1) / DAY_MS);
+}
+
+/** Whole months from one day to another (vintage). */
+export function wholeMonthsBetween(from: number, to: number): number {
+  const [fy, fm, fd] = civil(from);
+  const [ty, tm, td] = civil(to);
+  return Math.max(0, (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0));
+}
