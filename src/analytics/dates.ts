@@ -5,17 +5,29 @@ const DAY_MS = 86400_000;
 
 /** The IST calendar day of an ISO 8601 date-time. */
 export function istDay(timestamp: string): number {
-  return Math.floor((Date.parse(timestamp) + IST_OFFSET_MS) / DAY_MS);
+  return istDayOfTime(Date.parse(timestamp));
+}
+
+export function istDayOfTime(time: number): number {
+  return Math.floor((time + IST_OFFSET_MS) / DAY_MS);
 }
 
 export function dayOfDate(date: string): number {
   return Math.floor(Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / DAY_MS);
 }
 
-/** [year, month (1-12), day] of a day number. */
+/** [year, month (1-12), day] of a day number (integer arithmetic, no Date: this runs per transaction). */
 export function civil(day: number): [number, number, number] {
-  const date = new Date(day * DAY_MS);
-  return [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+  // Howard Hinnant's civil_from_days.
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
 export function isoDateOf(day: number): string {

@@ -124,9 +124,9 @@ function overall(accounts: PreparedAccount[], txns: Txn[], window: Window) {
     if (txn.category === "EMI") emiCount++;
     if (PENALTIES.has(txn.category)) penalties = true;
     if (accounts.length === 1) maximum = Math.max(maximum, txn.balance);
-    const { week, year, monday } = isoWeek(txn.day);
+    const monday = txn.day - weekday(txn.day);
     let bucket = weeks.get(monday);
-    if (!bucket) weeks.set(monday, (bucket = { ...newFlows(), week, year, monday }));
+    if (!bucket) weeks.set(monday, (bucket = { ...newFlows(), ...isoWeek(monday) }));
     addFlow(bucket, txn);
   }
   if (accounts.length !== 1 || txns.length === 0) maximum = Math.max(maximum, ...eodValues, ...accounts.map((a) => a.opening));
@@ -316,7 +316,17 @@ function fcuIndicators(accounts: PreparedAccount[], txns: Txn[], eod: Float64Arr
     sides.set(t.counterparty.key, entry);
   }
   const rotation = [...sides.values()].filter((entry) => entry.credit && entry.debit).map((entry) => entry.name);
-  const largeAfterSalary = txns.filter((t) => !t.credit && salaries.some((s) => s.account === t.account && t.day >= s.day && t.day <= s.day + 2 && t.amount >= settings.largeDebitAfterSalaryRatio * s.amount));
+  // The largest salary of each account and day, so each debit looks at three days only.
+  const salaryOn = new Map<string, number>();
+  for (const s of salaries) salaryOn.set(`${s.account}:${s.day}`, Math.max(salaryOn.get(`${s.account}:${s.day}`) ?? 0, s.amount));
+  const largeAfterSalary = salaries.length === 0 ? [] : txns.filter((t) => {
+    if (t.credit) return false;
+    for (let back = 0; back <= 2; back++) {
+      const salary = salaryOn.get(`${t.account}:${t.day - back}`);
+      if (salary !== undefined && t.amount >= settings.largeDebitAfterSalaryRatio * salary) return true;
+    }
+    return false;
+  });
   return {
     runningBalanceBreaks: { flag: accounts.some((a) => a.breaks.length > 0), count: sum(accounts.map((a) => a.breaks.length)), txnIds: accounts.flatMap((a) => a.breaks.map((b) => b.txnId)).slice(0, 100), breaks: accounts.flatMap((a) => a.breaks.slice(0, 50)) },
     roundFigureCredits: indicator(round, roundShare > settings.roundFigureShareThreshold, { share: round4(roundShare), multiple: settings.roundFigureMultiple }),

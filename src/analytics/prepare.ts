@@ -1,6 +1,6 @@
 import { Categoriser, type CategoryKey } from "./categories.ts";
 import { counterpartyOf } from "./counterparty.ts";
-import { istDay, monthIndex } from "./dates.ts";
+import { istDayOfTime, monthIndex } from "./dates.ts";
 import type { AnalysisAccount, PreparedAccount, Txn } from "./types.ts";
 
 /** A running balance that differs from the previous one plus the amount by more than a rupee. */
@@ -36,7 +36,7 @@ export function prepareAccount(account: AnalysisAccount, index: number, categori
   const txns: Txn[] = order.map(({ t, time }, i) => {
     const credit = t.type === "CREDIT";
     const narration = t.narration ?? "";
-    const day = istDay(t.transactionTimestamp);
+    const day = istDayOfTime(time);
     return {
       account: index,
       txnId: t.txnId,
