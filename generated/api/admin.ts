@@ -648,10 +648,9 @@ export interface components {
          *     | UnsupportedMediaType | 415 | The request's Content-Type is not the one the operation takes. |
          *     | RateLimitExceeded | 429 | The organisation's rate limit is exceeded. Retry after the `Retry-After` seconds, with exponential backoff and jitter. |
          *     | InternalError | 500 | An unexpected fault. The cause is logged under the response's `x-request-id`; retry with backoff. |
-         *     | NotImplemented | 501 | The operation is documented but not yet available on this deployment. |
          *     | ServiceUnavailable | 503 | The service is starting, stopping or cannot reach its database; retry with backoff. |
          */
-        ErrorCode: string | ("InvalidRequest" | "InvalidConsentId" | "InvalidLinkReference" | "ConsentNotActive" | "DataNotAvailable" | "UnsupportedFileType" | "InvalidFileContent" | "Unauthorized" | "NotFound" | "MethodNotAllowed" | "DuplicateReferenceId" | "Conflict" | "FileTooLarge" | "PayloadTooLarge" | "UnsupportedMediaType" | "RateLimitExceeded" | "InternalError" | "NotImplemented" | "ServiceUnavailable");
+        ErrorCode: string | ("InvalidRequest" | "InvalidConsentId" | "InvalidLinkReference" | "ConsentNotActive" | "DataNotAvailable" | "UnsupportedFileType" | "InvalidFileContent" | "Unauthorized" | "NotFound" | "MethodNotAllowed" | "DuplicateReferenceId" | "Conflict" | "FileTooLarge" | "PayloadTooLarge" | "UnsupportedMediaType" | "RateLimitExceeded" | "InternalError" | "ServiceUnavailable");
         /**
          * @description The error body of the data, XML (as JSON), analytics, bulk and operator operations. Every failure of these operations, including schema-validation failures, unknown routes and oversized bodies, answers with this body and a 4xx or 5xx status.
          * @example {

@@ -137,7 +137,7 @@ export interface components {
             /** @description Human-readable reason. */
             message: string;
             /** @description Machine-readable reason. */
-            status_code: string | ("invalid_pan_number" | "invalid_mobile_number" | "invalid_pfm_config_id" | "invalid_reference_id" | "invalid_dob" | "invalid_request" | "unauthorized" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "not_implemented");
+            status_code: string | ("invalid_pan_number" | "invalid_mobile_number" | "invalid_pfm_config_id" | "invalid_reference_id" | "invalid_dob" | "invalid_request" | "unauthorized" | "payload_too_large" | "unsupported_media_type" | "internal_error");
             /** @description Whether the same request may succeed when retried (only for transient faults). */
             is_retryable: boolean;
         };

@@ -4,11 +4,11 @@
  *
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:analytics
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { cpus } from "node:os";
-import pg from "pg";
 import { analyse, DEFAULT_SETTINGS } from "../../src/analytics/engine.ts";
 import { loadConfig } from "../../src/config.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { AnalyticsRepository } from "../../src/db/repositories/analytics.ts";
 import { currentAccount, savingsAccount } from "../../src/domain/demo/statements.ts";
@@ -18,13 +18,8 @@ const serverUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5
 const TOTAL = 100_000;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-const name = `fiu_bench_${randomBytes(4).toString("hex")}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-await admin.end();
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
+const scratch = await createScratchDatabase(serverUrl, "fiu_bench");
+const url = new URL(scratch.url);
 const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: "warn", ADMIN_TOKEN: "bench-admin-token-000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000", WORKERS: "false" });
 const db = openDatabase({ databaseUrl: config.databaseUrl, poolSize: 5 });
 const service = await startService(config, { db });
@@ -85,8 +80,5 @@ try {
   console.log(`whole job (read, analyse, store result with rawData): ${whole.map((t) => t.toFixed(0)).join(", ")} ms`);
 } finally {
   await service.close();
-  const cleanup = new pg.Client({ connectionString: serverUrl });
-  await cleanup.connect();
-  await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await cleanup.end();
+  await scratch.drop();
 }

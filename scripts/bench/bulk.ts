@@ -12,11 +12,11 @@
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:bulk [-- --rows 3000]
  */
 import { fork } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { loadConfig } from "../../src/config.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { startService } from "../../src/runtime.ts";
 
@@ -26,13 +26,8 @@ const pipelineRows = Number(process.argv[process.argv.indexOf("--rows") + 1]) ||
 type Message = { kind: "ready"; port: number; headers: Record<string, string>; consents: string[] } | { kind: "rss"; baseline: number; peak: number };
 
 async function serve(workers: boolean, consentsToCreate: number) {
-  const name = `fiu_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(serverUrl, "fiu_bench");
+  const url = new URL(scratch.url);
   const config = loadConfig({
     DATABASE_URL: url.toString(),
     LOG_LEVEL: "info",
@@ -71,10 +66,7 @@ async function serve(workers: boolean, consentsToCreate: number) {
       process.send?.({ kind: "rss", baseline, peak } satisfies Message);
     } else if (message === "stop") {
       await service.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
       process.exit(0);
     }
   });

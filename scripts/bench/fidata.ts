@@ -14,13 +14,14 @@
  * The servers run in a child process, autocannon in this one.
  */
 import { fork } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import pg from "pg";
 import { loadConfig } from "../../src/config.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { startService } from "../../src/runtime.ts";
 import { savingsAccount } from "../../src/domain/demo/statements.ts";
@@ -38,13 +39,8 @@ interface Ready {
 }
 
 async function serve() {
-  const name = `fiu_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(serverUrl, "fiu_bench");
+  const url = new URL(scratch.url);
 
   const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ADMIN_TOKEN: "bench-admin-token-000000", RATE_LIMIT_MAX: "1000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
   const db = openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 });
@@ -91,10 +87,7 @@ async function serve() {
     await baseline.close();
     await pool.end();
     await service.close();
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
+    await scratch.drop();
     process.exit(0);
   });
 }

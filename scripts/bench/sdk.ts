@@ -11,13 +11,12 @@
  * autocannon in this one.
  */
 import { fork } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
-import pg from "pg";
 import { loadConfig } from "../../src/config.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { startService } from "../../src/runtime.ts";
 
@@ -32,13 +31,8 @@ interface Ready {
 }
 
 async function serve() {
-  const name = `fiu_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(serverUrl, "fiu_bench");
+  const url = new URL(scratch.url);
   const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: "info", ADMIN_TOKEN: "bench-admin-token-000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
   const service = await startService(config, { db: openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 }) });
   await service.ctx.tenants.createOrganisation({ organisationId: "bench-org", name: "Bench" });
@@ -58,10 +52,7 @@ async function serve() {
   process.once("message", async () => {
     await baseline.close();
     await service.close();
-    const cleanup = new pg.Client({ connectionString: serverUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await cleanup.end();
+    await scratch.drop();
     process.exit(0);
   });
 }

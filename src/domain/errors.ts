@@ -21,5 +21,3 @@ export const invalidRequest = (message: string, details?: Record<string, unknown
 export const unauthorized = () => new ServiceError(401, "Unauthorized", "Invalid credentials");
 export const notFound = (message: string) => new ServiceError(404, "NotFound", message);
 export const conflict = (message: string) => new ServiceError(409, "Conflict", message);
-export const notImplemented = (what: string) =>
-  new ServiceError(501, "NotImplemented", `${what} is not available on this deployment yet`);

@@ -27,7 +27,6 @@ const SDK_STATUS_CODES: Record<string, string> = {
   PayloadTooLarge: "payload_too_large",
   UnsupportedMediaType: "unsupported_media_type",
   InternalError: "internal_error",
-  NotImplemented: "not_implemented",
   ServiceUnavailable: "internal_error",
   InvalidRequest: "invalid_request",
 };

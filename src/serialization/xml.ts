@@ -1,23 +1,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import type { AccountSummary, HolderProfile, RebitAccountType } from "../domain/fi-data/model.ts";
+import type { AccountSummary, HolderProfile, RebitAccountType, TransactionRecord } from "../domain/fi-data/model.ts";
 import { API_VERSION } from "../http/error-bodies.ts";
 import { escapeXml, XML_DECLARATION } from "./xml-escape.ts";
 import { FieldError } from "./values.ts";
-
-/** One transaction as stored, in the spec's terms plus the FIP's own mode and type. */
-export interface TransactionRow {
-  txnId: string;
-  type: string;
-  amount: string;
-  currentBalance: string | null;
-  transactionTimestamp: string;
-  mode: string;
-  narration: string | null;
-  reference: string | null;
-  valueDate: string | null;
-  sourceMode?: string | null;
-  sourceType?: string | null;
-}
 
 export interface AccountHeader {
   linkReferenceNumber: string;
@@ -68,7 +53,7 @@ function element(name: string, value: string | null | undefined): string {
  * one escaping function) rather than through a generic builder: for a 1,000-transaction account
  * this is several times faster, and every element the spec requires is always present.
  */
-export function fiDataResponseXml(header: AccountHeader, transactions: readonly TransactionRow[]): string {
+export function fiDataResponseXml(header: AccountHeader, transactions: readonly TransactionRecord[]): string {
   let out =
     `${XML_DECLARATION}<Response>${element("ver", API_VERSION)}${element("status", "success")}<data>` +
     element("linkReferenceNumber", header.linkReferenceNumber) +
@@ -111,7 +96,7 @@ export interface RebitAccountSource {
   transactionsStart: string | null;
   transactionsEnd: string | null;
   /** Oldest first, as in a ReBIT statement. */
-  transactions: readonly TransactionRow[];
+  transactions: readonly TransactionRecord[];
 }
 
 /** The ReBIT Account document of an account, in the FI schema of its type. */

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.ts";
+import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 
 export interface TestDatabase {
   db: Database;
@@ -35,13 +34,8 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
       },
     };
   }
-  const name = `fiu_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(serverUrl, "fiu_test");
+  const url = new URL(scratch.url);
   let db = openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
   return {
     get db() {
@@ -51,10 +45,7 @@ export async function createTestDatabase(options: { persistent?: boolean } = {})
     reopen: () => (db = openDatabase({ databaseUrl: url.toString(), poolSize: 5 })),
     async drop() {
       await db.close().catch(() => {});
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await scratch.drop();
     },
   };
 }

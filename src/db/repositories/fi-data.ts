@@ -1,6 +1,6 @@
 import type { Database, SqlSession } from "../database.ts";
 import { isUniqueViolation } from "./errors.ts";
-import type { AccountData } from "../../domain/fi-data/model.ts";
+import type { AccountData, TransactionRecord } from "../../domain/fi-data/model.ts";
 
 /** The journey has completed already (or is another consent's). */
 export class JourneyExistsError extends Error {
@@ -185,19 +185,9 @@ export interface SnapshotDetails {
   transactionsEnd: string | null;
 }
 
-export interface StoredTransaction {
+/** A transaction with its place in the answer (0 is the newest). */
+export interface StoredTransaction extends TransactionRecord {
   position: number;
-  txnId: string;
-  type: string;
-  amount: string;
-  currentBalance: string | null;
-  transactionTimestamp: string;
-  mode: string;
-  narration: string | null;
-  reference: string | null;
-  valueDate: string | null;
-  sourceMode: string | null;
-  sourceType: string | null;
 }
 
 const TRANSACTION_COLUMNS = `t.position, t."txnId", t.type::text AS type, t.amount::text AS amount,

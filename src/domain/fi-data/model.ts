@@ -65,3 +65,18 @@ export interface AccountData {
   transactionsEnd: string | null;
   transactions: AccountTransaction[];
 }
+
+/** A transaction as stored and answered: exact strings, with the FIP's own mode and type. */
+export interface TransactionRecord {
+  txnId: string;
+  type: string;
+  amount: string;
+  currentBalance: string | null;
+  transactionTimestamp: string;
+  mode: string;
+  narration: string | null;
+  reference: string | null;
+  valueDate: string | null;
+  sourceMode: string | null;
+  sourceType: string | null;
+}
