@@ -3,11 +3,7 @@
 const IST_OFFSET_MS = 5.5 * 3600_000;
 const DAY_MS = 86400_000;
 
-/** The IST calendar day of an ISO 8601 date-time. */
-export function istDay(timestamp: string): number {
-  return istDayOfTime(Date.parse(timestamp));
-}
-
+/** The IST calendar day of an instant (epoch milliseconds). */
 export function istDayOfTime(time: number): number {
   return Math.floor((time + IST_OFFSET_MS) / DAY_MS);
 }

@@ -71,10 +71,9 @@ export function toFailure(error: FastifyError | ServiceError | Error): Failure {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return { status: 413, code: "PayloadTooLarge", message: "The request body is too large" };
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { status: 415, code: "UnsupportedMediaType", message: "Unsupported Content-Type; this operation takes application/json" };
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
-        ? { status: 415, code: "UnsupportedMediaType", message: "Unsupported Content-Type; this operation takes application/json" }
-        : { status: 400, code: "InvalidRequest", message: "Content-Length does not match the body" };
+      return { status: 400, code: "InvalidRequest", message: "Content-Length does not match the body" };
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return { status: 400, code: "InvalidRequest", message: "The request body is empty" };
   }
@@ -110,7 +109,9 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     return sendFailure(request, reply, failure);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendFailure(request, reply, { status: 404, code: "NotFound", message: `No operation at ${request.method} ${request.url.split("?")[0]}` }),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    // The caller's path, echoed back, is bounded: the message is for people, not a mirror.
+    const path = (request.url.split("?")[0] ?? "").slice(0, 200);
+    return sendFailure(request, reply, { status: 404, code: "NotFound", message: `No operation at ${request.method} ${path}` });
+  });
 }

@@ -18,7 +18,6 @@ type JsonContent<T> = T extends { content: { "application/json": infer Body } } 
 
 /** The JSON request body of an operation of a generated `operations` type. */
 export type RequestBody<Operation> = Operation extends { requestBody: infer Body } ? JsonContent<Body> : never;
-export type RequestBodyOptional<Operation> = Operation extends { requestBody?: infer Body } ? JsonContent<Body> : never;
 
 /** The JSON response body of an operation for a status. */
 export type ResponseBody<Operation, Status extends number> = Operation extends { responses: infer Responses }

@@ -70,6 +70,12 @@ describe("one error mapping for the whole service", () => {
     expectErrorBody(response.json(), "NotFound", "No operation at GET /no/such/thing");
   });
 
+  it("keeps the echoed path of an unknown route short", async () => {
+    const response = await service.app.inject({ method: "GET", url: `/${"a".repeat(5000)}` });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().errorMsg).toBe(`No operation at GET /${"a".repeat(199)}`);
+  });
+
   it("answers a known path with the wrong method with 404 NotFound", async () => {
     const response = await service.app.inject({ method: "GET", url: "/getfidata" });
     expect(response.statusCode).toBe(404);

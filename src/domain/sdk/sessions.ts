@@ -42,6 +42,7 @@ const PAN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
 const MOBILE = /^(?:\+?91|0)?([6-9]\d{9})$/;
 const DOB = /^(\d{2})-(\d{2})-(\d{4})$/;
 export const AUDIENCE = "pfm-sdk";
+const MAX_CACHED_CONFIGS = 10_000;
 
 const failure = (status_code: SdkStatusCode, message: string): SdkFailureBody => ({ status: "FAILED", message, status_code, is_retryable: false });
 
@@ -129,6 +130,8 @@ export class SdkSessionService {
     const cached = this.#configs.get(key);
     if (cached && cached.expiresAt > Date.now()) return cached.record;
     const record = await this.#tenants.findPfmConfig(organisationId, pfmConfigId);
+    // Callers choose the ids, unknown ones included: the memory is bounded.
+    if (this.#configs.size >= MAX_CACHED_CONFIGS) this.#configs.clear();
     this.#configs.set(key, { record, expiresAt: Date.now() + 30_000 });
     return record;
   }
