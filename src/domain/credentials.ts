@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { createHash, createHmac, createSecretKey, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
 const scrypt = (secret: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -55,7 +55,8 @@ export function safeEqual(a: string, b: string): boolean {
  * never the secret itself.
  */
 export class CredentialCache<T> {
-  readonly #key = randomBytes(32);
+  // A key object: preparing a raw key on every HMAC costs several times the HMAC itself.
+  readonly #key = createSecretKey(randomBytes(32));
   readonly #entries = new Map<string, { value: T; expiresAt: number }>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;

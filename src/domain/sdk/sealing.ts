@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
 
 /**
  * AES-256-GCM for data at rest (service private keys, users' PAN and mobile), with a key derived
@@ -6,10 +6,10 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * base64url(iv | tag | ciphertext).
  */
 export class Sealer {
-  readonly #key: Buffer;
+  readonly #key: KeyObject;
 
   constructor(secret: string, purpose: string) {
-    this.#key = Buffer.from(hkdfSync("sha256", secret, "fiu-data-service", purpose, 32));
+    this.#key = createSecretKey(Buffer.from(hkdfSync("sha256", secret, "fiu-data-service", purpose, 32)));
   }
 
   seal(plain: string): string {
