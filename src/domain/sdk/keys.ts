@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createPrivateKey, randomBytes, type JsonWebKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from "jose";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { KeyRepository, StoredKey } from "../../db/repositories/keys.ts";
 import { conflict } from "../errors.ts";
 import type { Sealer } from "./sealing.ts";
@@ -22,7 +22,7 @@ interface LiveKey {
   kid: string;
   use: "sig" | "enc";
   publicJwk: PublicJwk;
-  privateKey: CryptoKey;
+  privateKey: KeyObject;
   retired: boolean;
   publishedUntil: number | null;
 }
@@ -41,6 +41,9 @@ function readJson(file: string, what: string): unknown {
     throw new Error(`${what} ${file} is not a readable JSON file: ${(error as Error).message}`);
   }
 }
+
+/** Node's key object: what node:crypto signs with, and what jose accepts for JWE. */
+const privateKeyOf = (jwk: JWK): KeyObject => createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" });
 
 function publicPart(jwk: JWK, kid: string, alg: string, use: "sig" | "enc"): PublicJwk {
   return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid, alg, use } as PublicJwk;
@@ -100,39 +103,39 @@ export class KeyService {
     }
   }
 
-  async #fromStore(stored: StoredKey): Promise<LiveKey> {
+  #fromStore(stored: StoredKey): LiveKey {
     const use = stored.use === "SIG" ? "sig" : "enc";
     const privateJwk = JSON.parse(this.#sealer.open(stored.privateSealed)) as JWK;
     return {
       kid: stored.kid,
       use,
       publicJwk: stored.publicJwk as PublicJwk,
-      privateKey: (await importJWK(privateJwk, stored.alg)) as CryptoKey,
+      privateKey: privateKeyOf(privateJwk),
       retired: stored.retiredAt !== null,
       publishedUntil: stored.expiresAt?.getTime() ?? null,
     };
   }
 
-  async #fromFile(jwk: JWK, use: "sig" | "enc", retired: boolean): Promise<LiveKey> {
+  #fromFile(jwk: JWK, use: "sig" | "enc", retired: boolean): LiveKey {
     const alg = use === "sig" ? SIGNING_ALG : KEY_WRAPPING_ALG;
     if (jwk.kty !== "EC" || jwk.crv !== "P-256" || !jwk.d || !jwk.kid) {
       throw new Error(`configured ${use} keys must be private EC P-256 JWKs with a kid`);
     }
-    return { kid: jwk.kid, use, publicJwk: publicPart(jwk, jwk.kid, alg, use), privateKey: (await importJWK(jwk, alg)) as CryptoKey, retired, publishedUntil: null };
+    return { kid: jwk.kid, use, publicJwk: publicPart(jwk, jwk.kid, alg, use), privateKey: privateKeyOf(jwk), retired, publishedUntil: null };
   }
 
   async reload(): Promise<void> {
     const keys: LiveKey[] = [];
     for (const stored of await this.#repo.live(new Date())) {
       const fromFile = stored.use === "SIG" ? this.#sources.signingKeysFile : this.#sources.encryptionKeyFile;
-      if (!fromFile) keys.push(await this.#fromStore(stored));
+      if (!fromFile) keys.push(this.#fromStore(stored));
     }
     if (this.#sources.signingKeysFile) {
       const set = readJson(this.#sources.signingKeysFile, "SDK_SIGNING_KEYS_FILE") as { keys?: JWK[] };
       if (!Array.isArray(set.keys) || set.keys.length === 0) throw new Error("SDK_SIGNING_KEYS_FILE must hold a JWKS with at least one key");
-      for (const [index, jwk] of set.keys.entries()) keys.push(await this.#fromFile(jwk, "sig", index < set.keys.length - 1));
+      for (const [index, jwk] of set.keys.entries()) keys.push(this.#fromFile(jwk, "sig", index < set.keys.length - 1));
     }
-    if (this.#sources.encryptionKeyFile) keys.push(await this.#fromFile(readJson(this.#sources.encryptionKeyFile, "SDK_ENCRYPTION_KEY_FILE") as JWK, "enc", false));
+    if (this.#sources.encryptionKeyFile) keys.push(this.#fromFile(readJson(this.#sources.encryptionKeyFile, "SDK_ENCRYPTION_KEY_FILE") as JWK, "enc", false));
     this.#keys = keys;
     this.#loadedAt = Date.now();
   }

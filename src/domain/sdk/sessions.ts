@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { CompactEncrypt, compactDecrypt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from "jose";
+import { CompactEncrypt, compactDecrypt, decodeProtectedHeader, importJWK, type JWK } from "jose";
 import type { SdkSessionRepository } from "../../db/repositories/sdk-sessions.ts";
 import type { PfmConfigRecord } from "../../db/repositories/tenants.ts";
 import type { Tenant, TenantService } from "../tenants.ts";
-import { CONTENT_ENC, KEY_WRAPPING_ALG, SIGNING_ALG, type KeyService } from "./keys.ts";
+import { CONTENT_ENC, KEY_WRAPPING_ALG, type KeyService } from "./keys.ts";
+import { signEs256Jwt } from "./tokens.ts";
 import type { Sealer } from "./sealing.ts";
 
 export type SdkStatusCode =
@@ -178,15 +179,11 @@ export class SdkSessionService {
     const jti = randomUUID();
     const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const expiresAt = new Date(issuedAt.getTime() + this.#settings.tokenTtlSeconds * 1000);
-    const token = await new SignJWT({ org: tenant.organisationId, pfm_config_id: ids.pfmConfigId })
-      .setProtectedHeader({ alg: SIGNING_ALG, kid: signing.kid, typ: "JWT" })
-      .setIssuer(this.#settings.issuer)
-      .setAudience(AUDIENCE)
-      .setSubject(ids.referenceId)
-      .setJti(jti)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(signing.privateKey);
+    const token = signEs256Jwt(
+      { kid: signing.kid, typ: "JWT" },
+      { iss: this.#settings.issuer, aud: AUDIENCE, sub: ids.referenceId, jti, org: tenant.organisationId, pfm_config_id: ids.pfmConfigId, iat: issuedAt.getTime() / 1000, exp: expiresAt.getTime() / 1000 },
+      signing.privateKey,
+    );
     await this.#sessions.insert({
       id: jti,
       organisationId: tenant.organisationId,
