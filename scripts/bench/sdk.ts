@@ -8,9 +8,12 @@
  *   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench:sdk [-- --seconds 10]
  *
  * 50 connections; servers in a child process (logging as in production, to /dev/null),
- * autocannon in this one.
+ * autocannon in this one. Beside the rates it prints the CPU time each request cost: in the
+ * server process (all its threads), in the load generator, and on the whole machine (PostgreSQL
+ * and the kernel included), read from /proc; 2 cores can serve at most 2 s / that figure.
  */
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -33,7 +36,7 @@ interface Ready {
 async function serve() {
   const scratch = await createScratchDatabase(serverUrl, "fiu_bench");
   const url = new URL(scratch.url);
-  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: "info", ADMIN_TOKEN: "bench-admin-token-000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
+  const config = loadConfig({ DATABASE_URL: url.toString(), LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ADMIN_TOKEN: "bench-admin-token-000000", KEY_ENCRYPTION_SECRET: "bench-key-encryption-secret-000000000000" });
   const service = await startService(config, { db: openDatabase({ databaseUrl: config.databaseUrl, poolSize: 20 }) });
   await service.ctx.tenants.createOrganisation({ organisationId: "bench-org", name: "Bench" });
   const app = await service.ctx.tenants.createApp({ organisationId: "bench-org", appIdentifier: "bench-app" });
@@ -55,6 +58,39 @@ async function serve() {
     await scratch.drop();
     process.exit(0);
   });
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far: by one process (all threads), and by the whole machine. */
+function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+function machineCpuSeconds(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / CLOCK_TICKS_PER_SECOND;
+}
+
+interface Measured {
+  result: autocannon.Result;
+  /** CPU microseconds per answered request. */
+  cpu: { server: number; generator: number; machine: number };
+}
+
+async function measure(serverPid: number, url: string, headers: Record<string, string>): Promise<Measured> {
+  const before = { server: processCpuSeconds(serverPid), generator: processCpuSeconds(process.pid), machine: machineCpuSeconds() };
+  const result = await drive(url, headers);
+  const requests = result.requests.total;
+  const perRequest = (seconds: number) => (seconds / requests) * 1e6;
+  return {
+    result,
+    cpu: {
+      server: perRequest(processCpuSeconds(serverPid) - before.server),
+      generator: perRequest(processCpuSeconds(process.pid) - before.generator),
+      machine: perRequest(machineCpuSeconds() - before.machine),
+    },
+  };
 }
 
 function drive(url: string, headers: Record<string, string>) {
@@ -84,15 +120,17 @@ async function main() {
   const check = await fetch(serviceUrl, { method: "POST", headers, body: JSON.stringify({ reference_id: "warm", pfm_config_id: "bench-pfm", user_profile: { mobile_number: "9876543210", pan: "ABCPV1234K" } }) });
   if (check.status !== 200) throw new Error(`SDK Init answered ${check.status}: ${await check.text()}`);
   await drive(baselineUrl, headers);
-  const baseline = await drive(baselineUrl, headers);
-  const sdk = await drive(serviceUrl, headers);
+  const baseline = await measure(child.pid!, baselineUrl, headers);
+  const sdk = await measure(child.pid!, serviceUrl, headers);
   child.send("stop");
   await new Promise((resolve) => child.once("exit", resolve));
   console.log(`\nSDK Init, PostgreSQL, ${CONNECTIONS} connections, ${seconds} s each`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), node ${process.version}\n`);
-  console.log("target                          req/s    p50 ms  p99 ms  errors  ratio");
-  for (const [name, result] of [["baseline (bare Fastify route)", baseline], ["POST /pfm/sdk/init", sdk]] as const) {
-    console.log(`${name.padEnd(30)} ${result.requests.average.toFixed(0).padStart(6)}  ${String(result.latency.p50).padStart(6)}  ${String(result.latency.p99).padStart(6)}  ${String(result.errors + result.non2xx).padStart(6)}  ${(result.requests.average / baseline.requests.average).toFixed(2)}x`);
+  console.log("target                          req/s    p50 ms  p99 ms  errors  ratio   CPU µs per request: server  generator  machine");
+  for (const [name, { result, cpu }] of [["baseline (bare Fastify route)", baseline], ["POST /pfm/sdk/init", sdk]] as const) {
+    const figures = [result.requests.average.toFixed(0).padStart(6), String(result.latency.p50).padStart(6), String(result.latency.p99).padStart(6), String(result.errors + result.non2xx).padStart(6)];
+    const ratio = `${(result.requests.average / baseline.result.requests.average).toFixed(2)}x`;
+    console.log(`${name.padEnd(30)} ${figures.join("  ")}  ${ratio.padStart(5)}   ${cpu.server.toFixed(0).padStart(26)}  ${cpu.generator.toFixed(0).padStart(9)}  ${cpu.machine.toFixed(0).padStart(7)}`);
   }
 }
 
