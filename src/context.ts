@@ -11,6 +11,7 @@ import { SdkSessionRepository } from "./db/repositories/sdk-sessions.ts";
 import { KeyService } from "./domain/sdk/keys.ts";
 import { Sealer } from "./domain/sdk/sealing.ts";
 import { SdkSessionService } from "./domain/sdk/sessions.ts";
+import { TokenSigner } from "./domain/sdk/token-signer.ts";
 import { BulkRepository } from "./db/repositories/bulk.ts";
 import { BulkService } from "./domain/bulk/service.ts";
 import { BulkProcessor } from "./domain/bulk/processor.ts";
@@ -60,7 +61,7 @@ export function createContext(config: Config, db: Database): AppContext {
   const tenants = new TenantService(tenantRepository);
   const secret = keySecret(config);
   const keys = new KeyService(new KeyRepository(db.prisma), new Sealer(secret, "service-keys"), config.sdk, config.sdkTokenTtlSeconds);
-  const sdk = new SdkSessionService(keys, tenants, new SdkSessionRepository(db), new Sealer(secret, "sdk-user-profiles"), {
+  const sdk = new SdkSessionService(keys, new TokenSigner(), tenants, new SdkSessionRepository(db), new Sealer(secret, "sdk-user-profiles"), {
     tokenTtlSeconds: config.sdkTokenTtlSeconds,
     issuer: config.sdk.issuer,
   });

@@ -53,6 +53,7 @@ export async function startService(config: Config, options: { db?: Database; log
         ctx.lifecycle.shuttingDown = true;
         ctx.keys.stop();
         await app.close();
+        await ctx.sdk.close();
         // Lets running jobs finish (a webhook attempt in flight is recorded), then stops polling.
         await boss?.stop({ graceful: true, timeout: config.shutdownTimeoutMs, close: false });
         await db.close();

@@ -4,7 +4,7 @@ import type { SdkSessionRepository } from "../../db/repositories/sdk-sessions.ts
 import type { PfmConfigRecord } from "../../db/repositories/tenants.ts";
 import type { Tenant, TenantService } from "../tenants.ts";
 import { CONTENT_ENC, KEY_WRAPPING_ALG, type KeyService } from "./keys.ts";
-import { signEs256Jwt } from "./tokens.ts";
+import type { TokenSigner } from "./token-signer.ts";
 import type { Sealer } from "./sealing.ts";
 
 export type SdkStatusCode =
@@ -111,14 +111,16 @@ export class PayloadDecryptionError extends Error {}
  */
 export class SdkSessionService {
   readonly #keys: KeyService;
+  readonly #signer: TokenSigner;
   readonly #tenants: TenantService;
   readonly #sessions: SdkSessionRepository;
   readonly #sealer: Sealer;
   readonly #settings: SdkSettings;
   readonly #configs = new Map<string, { record: PfmConfigRecord | null; expiresAt: number }>();
 
-  constructor(keys: KeyService, tenants: TenantService, sessions: SdkSessionRepository, sealer: Sealer, settings: SdkSettings) {
+  constructor(keys: KeyService, signer: TokenSigner, tenants: TenantService, sessions: SdkSessionRepository, sealer: Sealer, settings: SdkSettings) {
     this.#keys = keys;
+    this.#signer = signer;
     this.#tenants = tenants;
     this.#sessions = sessions;
     this.#sealer = sealer;
@@ -135,6 +137,10 @@ export class SdkSessionService {
     if (this.#configs.size >= MAX_CACHED_CONFIGS) this.#configs.clear();
     this.#configs.set(key, { record, expiresAt: Date.now() + 30_000 });
     return record;
+  }
+
+  close(): Promise<void> {
+    return this.#signer.close();
   }
 
   forgetConfig(organisationId: string, pfmConfigId: string): void {
@@ -179,22 +185,26 @@ export class SdkSessionService {
     const jti = randomUUID();
     const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const expiresAt = new Date(issuedAt.getTime() + this.#settings.tokenTtlSeconds * 1000);
-    const token = signEs256Jwt(
-      { kid: signing.kid, typ: "JWT" },
-      { iss: this.#settings.issuer, aud: AUDIENCE, sub: ids.referenceId, jti, org: tenant.organisationId, pfm_config_id: ids.pfmConfigId, iat: issuedAt.getTime() / 1000, exp: expiresAt.getTime() / 1000 },
-      signing.privateKey,
-    );
-    await this.#sessions.insert({
-      id: jti,
-      organisationId: tenant.organisationId,
-      appId: tenant.appId,
-      pfmConfigId: config.id,
-      referenceId: ids.referenceId,
-      signingKeyId: signing.kid,
-      profileSealed: this.#sealer.seal(JSON.stringify(profile)),
-      issuedAt,
-      expiresAt,
-    });
+    // The record and the signature are independent: both at once. A token is only answered
+    // once its session is committed; a session whose token failed is never answered, so unused.
+    const [token] = await Promise.all([
+      this.#signer.sign(
+        { kid: signing.kid, typ: "JWT" },
+        { iss: this.#settings.issuer, aud: AUDIENCE, sub: ids.referenceId, jti, org: tenant.organisationId, pfm_config_id: ids.pfmConfigId, iat: issuedAt.getTime() / 1000, exp: expiresAt.getTime() / 1000 },
+        signing.privateKey,
+      ),
+      this.#sessions.insert({
+        id: jti,
+        organisationId: tenant.organisationId,
+        appId: tenant.appId,
+        pfmConfigId: config.id,
+        referenceId: ids.referenceId,
+        signingKeyId: signing.kid,
+        profileSealed: this.#sealer.seal(JSON.stringify(profile)),
+        issuedAt,
+        expiresAt,
+      }),
+    ]);
     return { status: 200, body: { status: "SUCCESS", session_token: token }, encryptTo };
   }
 }

@@ -27,14 +27,12 @@ export function derToJoseSignature(der: Buffer): Buffer {
 
 const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/**
- * A compact ES256 JWS of `claims`. Signed by OpenSSL through node:crypto rather than by jose:
- * jose 6 signs through WebCrypto, whose ECDSA path costs about three times the CPU (measured in
- * the README), and SDK Init is one signature per request. The result is a standard JWT that
- * jose, and any JOSE library, verifies against the published JWKS.
- */
-export function signEs256Jwt(header: { kid: string; typ: "JWT" }, claims: object, key: KeyObject): string {
-  const signingInput = `${segment({ alg: "ES256", ...header })}.${segment(claims)}`;
-  const signature = derToJoseSignature(sign("sha256", Buffer.from(signingInput), key));
-  return `${signingInput}.${signature.toString("base64url")}`;
+/** The part of a compact ES256 JWS that is signed: base64url(header).base64url(claims). */
+export function es256SigningInput(header: { kid: string; typ: "JWT" }, claims: object): string {
+  return `${segment({ alg: "ES256", ...header })}.${segment(claims)}`;
+}
+
+/** The base64url JOSE signature of a signing input, by OpenSSL through node:crypto. */
+export function signEs256(signingInput: string, key: KeyObject): string {
+  return derToJoseSignature(sign("sha256", Buffer.from(signingInput), key)).toString("base64url");
 }
