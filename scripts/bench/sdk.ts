@@ -2,6 +2,9 @@
  * SDK Init throughput beside a bare Fastify route, in the same run.
  *
  *   baseline  a bare Fastify route answering a constant {status, session_token} body
+ *   signing   a bare Fastify route that only signs an ES256 token for the body's reference_id, as
+ *             the service does (no authentication, validation, session or logging): the ceiling
+ *             of any SDK Init here
  *   sdk-init  POST /pfm/sdk/init with Basic credentials: authentication, validation, the PFM
  *             configuration, an ES256 token and a session record committed to the database
  *
@@ -13,6 +16,7 @@
  * and the kernel included), read from /proc; 2 cores can serve at most 2 s / that figure.
  */
 import { fork } from "node:child_process";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -22,6 +26,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createScratchDatabase } from "../../src/db/scratch-database.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { startService } from "../../src/runtime.ts";
+import { TokenSigner } from "../../src/domain/sdk/token-signer.ts";
 
 const serverUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const seconds = Number(process.argv[process.argv.indexOf("--seconds") + 1]) || 10;
@@ -30,6 +35,7 @@ const CONNECTIONS = 50;
 interface Ready {
   servicePort: number;
   baselinePort: number;
+  signingPort: number;
   authorization: string;
 }
 
@@ -47,13 +53,26 @@ async function serve() {
   baseline.post("/pfm/sdk/init", async () => ({ status: "SUCCESS", session_token: "eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl" }));
   await baseline.listen({ host: "127.0.0.1", port: 0 });
 
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const signer = new TokenSigner();
+  const signing = Fastify();
+  signing.post<{ Body: { reference_id: string } }>("/pfm/sdk/init", async (request) => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: request.body.reference_id, jti: randomUUID(), iat: now, exp: now + 900 };
+    return { status: "SUCCESS", session_token: await signer.sign({ kid: "bench", typ: "JWT" }, claims, privateKey) };
+  });
+  await signing.listen({ host: "127.0.0.1", port: 0 });
+
   process.send?.({
     servicePort: (service.app.server.address() as { port: number }).port,
     baselinePort: (baseline.server.address() as { port: number }).port,
+    signingPort: (signing.server.address() as { port: number }).port,
     authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString("base64")}`,
   } satisfies Ready);
   process.once("message", async () => {
     await baseline.close();
+    await signing.close();
+    await signer.close();
     await service.close();
     await scratch.drop();
     process.exit(0);
@@ -121,13 +140,14 @@ async function main() {
   if (check.status !== 200) throw new Error(`SDK Init answered ${check.status}: ${await check.text()}`);
   await drive(baselineUrl, headers);
   const baseline = await measure(child.pid!, baselineUrl, headers);
+  const signing = await measure(child.pid!, `http://127.0.0.1:${ready.signingPort}/pfm/sdk/init`, headers);
   const sdk = await measure(child.pid!, serviceUrl, headers);
   child.send("stop");
   await new Promise((resolve) => child.once("exit", resolve));
   console.log(`\nSDK Init, PostgreSQL, ${CONNECTIONS} connections, ${seconds} s each`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), node ${process.version}\n`);
   console.log("target                          req/s    p50 ms  p99 ms  errors  ratio   CPU µs per request: server  generator  machine");
-  for (const [name, { result, cpu }] of [["baseline (bare Fastify route)", baseline], ["POST /pfm/sdk/init", sdk]] as const) {
+  for (const [name, { result, cpu }] of [["baseline (bare Fastify route)", baseline], ["bare route + ES256 signature", signing], ["POST /pfm/sdk/init", sdk]] as const) {
     const figures = [result.requests.average.toFixed(0).padStart(6), String(result.latency.p50).padStart(6), String(result.latency.p99).padStart(6), String(result.errors + result.non2xx).padStart(6)];
     const ratio = `${(result.requests.average / baseline.result.requests.average).toFixed(2)}x`;
     console.log(`${name.padEnd(30)} ${figures.join("  ")}  ${ratio.padStart(5)}   ${cpu.server.toFixed(0).padStart(26)}  ${cpu.generator.toFixed(0).padStart(9)}  ${cpu.machine.toFixed(0).padStart(7)}`);
