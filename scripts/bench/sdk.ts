@@ -81,14 +81,27 @@ async function serve() {
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** The number /proc gives, or NaN where there is no /proc (the CPU columns then read NaN). */
+function fromProc(file: string, read: (text: string) => number): number {
+  try {
+    return read(readFileSync(file, "utf8"));
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU seconds used so far: by one process (all threads), and by the whole machine. */
 function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return fromProc(`/proc/${pid}/stat`, (text) => {
+    const fields = text.split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  });
 }
 function machineCpuSeconds(): number {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return (user! + nice! + system! + irq! + softirq! + steal!) / CLOCK_TICKS_PER_SECOND;
+  return fromProc("/proc/stat", (text) => {
+    const [user, nice, system, , , irq, softirq, steal] = text.split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return (user! + nice! + system! + irq! + softirq! + steal!) / CLOCK_TICKS_PER_SECOND;
+  });
 }
 
 interface Measured {
