@@ -6,7 +6,8 @@ import { createTenant, startTestService, type TenantFixture, type TestService } 
 import { createConsentWithLink, depositJson, depositXml, ingest, SAMPLE_TRANSACTIONS } from "../helpers/rebit.ts";
 import { expectContract } from "../helpers/contract.ts";
 
-const SHARED_REBIT = path.resolve(import.meta.dirname, "../../../shared/rebit");
+// A copy of ../shared/rebit/deposit/Deposit.xml: the suite must run from any clone.
+const REBIT_SAMPLE = path.resolve(import.meta.dirname, "../fixtures/rebit/Deposit.xml");
 
 describe("FI data ingestion (POST /admin/v1/fi-data)", () => {
   let service: TestService;
@@ -144,7 +145,7 @@ describe("FI data ingestion (POST /admin/v1/fi-data)", () => {
 
   it("names the empty required attributes of the ReBIT sample document", async () => {
     const { consentID, link } = await newAccount();
-    const sample = readFileSync(path.join(SHARED_REBIT, "deposit/Deposit.xml"), "utf8");
+    const sample = readFileSync(REBIT_SAMPLE, "utf8");
     const response = await ingest(service, consentID, [{ linkReferenceNumber: link, fipId: "F", fipName: "B", format: "xml", data: sample }]);
     expect(response.statusCode).toBe(400);
     expect(response.json().errorMsg).toBe("accounts[0].data: Account.maskedAccNumber must not be empty");
